@@ -91,7 +91,7 @@ public sealed class ProtobufTranscoder : ITranscoder
             if (_compression != TranscoderCompression.None
                 && writer.Compressible
                 && payload.Count >= _compressionThreshold
-                && PayloadCompressor.TryCompress(payload, _compression, _compressionLevel, _maxDecompressionRatio) is { } compressed)
+                && PayloadCompressor.TryCompress(payload, _compression, _compressionLevel, _maxItemSize, _maxDecompressionRatio) is { } compressed)
             {
                 payload = compressed;
                 flags |= TranscoderFlags.CompressedBit;
@@ -137,7 +137,7 @@ public sealed class ProtobufTranscoder : ITranscoder
             ReadOnlyMemory<byte> payload = item.Data;
             if (compressed)
             {
-                payload = PayloadCompressor.Decompress(payload, flags, _maxDecompressionRatio);
+                payload = PayloadCompressor.Decompress(payload, flags, _maxItemSize, _maxDecompressionRatio);
             }
 
             // The exact type asked for: read without boxing.

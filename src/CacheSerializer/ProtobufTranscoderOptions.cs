@@ -31,8 +31,8 @@ public sealed class ProtobufTranscoderOptions
 
     /// <summary>
     /// Gets or sets the largest expansion accepted when reading a compressed item: its declared uncompressed size may be
-    /// at most this many times its stored size, so a hostile item cannot make a reader allocate more. A writer stores
-    /// a payload that compresses further than this uncompressed instead.
+    /// at most <see cref="MaxItemSize"/>, or this many times its stored size if that is more, so a hostile item cannot
+    /// make a reader allocate more. A writer stores a payload that would exceed that limit uncompressed instead.
     /// </summary>
     /// <value>64. Must be 2-1024.</value>
     public int MaxDecompressionRatio { get; set; } = 64;

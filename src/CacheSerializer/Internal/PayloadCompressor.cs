@@ -9,9 +9,10 @@ namespace CacheSerializer.Internal;
 /// 3 ZLib), the uncompressed length as 4 bytes little-endian, then the compressed stream of the uncompressed payload.
 /// </summary>
 /// <remarks>
-/// Reading is bounded: the declared length may be at most MaxDecompressionRatio times the stored payload's length,
-/// the output buffer is allocated at exactly the declared length, and a stream that would write more (or less) is a
-/// malformed item. A writer never compresses beyond that ratio, so everything it writes reads back.
+/// Reading is bounded: the declared length may be at most <see cref="Limit"/> (MaxItemSize, or MaxDecompressionRatio
+/// times the stored payload's length if that is more), the output grows by doubling up to the declared length as data
+/// actually arrives (a bare claim allocates little), and a stream that would write more (or less) than it declares is a
+/// malformed item. A writer never compresses beyond the same limit, so everything it writes reads back.
 /// </remarks>
 internal static class PayloadCompressor
 {
@@ -22,7 +23,7 @@ internal static class PayloadCompressor
     private const byte ZLibId = 3;
 
     /// <summary>Returns the compressed payload, or <see langword="null"/> when compressing does not make it smaller.</summary>
-    public static ArraySegment<byte>? TryCompress(ArraySegment<byte> payload, TranscoderCompression algorithm, CompressionLevel level, int maxRatio)
+    public static ArraySegment<byte>? TryCompress(ArraySegment<byte> payload, TranscoderCompression algorithm, CompressionLevel level, int maxItemSize, int maxRatio)
     {
         var output = new MemoryStream(payload.Count / 2 + HeaderSize);
         output.WriteByte(algorithm switch
@@ -40,7 +41,7 @@ internal static class PayloadCompressor
             compressor.Write(payload);
         }
 
-        if (output.Length >= payload.Count || payload.Count > output.Length * maxRatio)
+        if (output.Length >= payload.Count || payload.Count > Limit(output.Length, maxItemSize, maxRatio))
         {
             return null;
         }
@@ -49,7 +50,7 @@ internal static class PayloadCompressor
     }
 
     /// <summary>Decompresses a stored payload, within the bound.</summary>
-    public static byte[] Decompress(ReadOnlyMemory<byte> stored, uint flags, int maxRatio)
+    public static byte[] Decompress(ReadOnlyMemory<byte> stored, uint flags, int maxItemSize, int maxRatio)
     {
         var span = stored.Span;
         if (span.Length < HeaderSize)
@@ -59,12 +60,14 @@ internal static class PayloadCompressor
 
         var algorithm = span[0];
         var declared = BinaryPrimitives.ReadUInt32LittleEndian(span[1..]);
-        if (declared > (long)stored.Length * maxRatio || declared > (uint)Array.MaxLength)
+        var limit = Limit(stored.Length, maxItemSize, maxRatio);
+        if (declared > limit)
         {
             TranscoderThrow.Malformed(
                 flags,
                 null,
-                $"the payload declares {declared} bytes uncompressed, more than MaxDecompressionRatio ({maxRatio}) times its {stored.Length} stored bytes");
+                $"the payload declares {declared} bytes uncompressed, more than the limit of {limit} (MaxItemSize {maxItemSize}, or "
+                + $"MaxDecompressionRatio {maxRatio} times its {stored.Length} stored bytes)");
         }
 
         if (!MemoryMarshal.TryGetArray(stored, out var segment))
@@ -81,10 +84,15 @@ internal static class PayloadCompressor
             _ => TranscoderThrow.Malformed<Stream>(flags, null, $"compression algorithm {algorithm} is not 1 (Brotli), 2 (Deflate) or 3 (ZLib)"),
         };
 
-        var result = new byte[declared];
+        var result = new byte[Math.Min(declared, Math.Max(64 * 1024, 4L * stored.Length))];
         var read = 0;
-        while (read < result.Length)
+        while (read < declared)
         {
+            if (read == result.Length)
+            {
+                Array.Resize(ref result, (int)Math.Min(declared, 2L * result.Length));
+            }
+
             var n = decompressor.Read(result, read, result.Length - read);
             if (n == 0)
             {
@@ -102,6 +110,9 @@ internal static class PayloadCompressor
 
         return result;
     }
+
+    /// <summary>The largest uncompressed length a stored payload of <paramref name="storedLength"/> bytes may declare.</summary>
+    public static long Limit(long storedLength, int maxItemSize, int maxRatio) => Math.Min(Array.MaxLength, Math.Max(maxItemSize, storedLength * maxRatio));
 
     private static Stream Compressor(TranscoderCompression algorithm, Stream output, CompressionLevel level) => algorithm switch
     {
