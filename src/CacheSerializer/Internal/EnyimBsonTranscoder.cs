@@ -20,12 +20,6 @@ internal sealed class EnyimBsonTranscoder : ITranscoder
 
     private const int MaxDepth = 64;
 
-    private static readonly JsonSerializer Serializer = JsonSerializer.Create(new JsonSerializerSettings
-    {
-        TypeNameHandling = TypeNameHandling.None,
-        MaxDepth = MaxDepth,
-    });
-
     private EnyimBsonTranscoder()
     {
     }
@@ -50,15 +44,25 @@ internal sealed class EnyimBsonTranscoder : ITranscoder
             using var stream = new MemoryStream(item.Data.Array ?? [], item.Data.Offset, item.Data.Count, writable: false);
             using var reader = new BsonDataReader(stream)
             {
-                ReadRootValueAsArray = type != typeof(object) && Serializer.ContractResolver.ResolveContract(type) is JsonArrayContract,
+                ReadRootValueAsArray = type != typeof(object) && Bson.Serializer.ContractResolver.ResolveContract(type) is JsonArrayContract,
                 MaxDepth = MaxDepth,
             };
-            return Serializer.Deserialize(reader, type);
+            return Bson.Serializer.Deserialize(reader, type);
         }
         catch (Exception e) when (e is JsonException or InvalidCastException or ArgumentException or IOException or FormatException or OverflowException)
         {
             throw new TranscoderException(
                 $"Cannot read the EnyimMemcachedCore BSON entry under flags 0x{item.Flags:X4} as {type}: {e.Message}", item.Flags, type, e);
         }
+    }
+
+    // Created on the first BSON entry read, so an app whose cache holds none never loads Newtonsoft.Json.
+    private static class Bson
+    {
+        public static readonly JsonSerializer Serializer = JsonSerializer.Create(new JsonSerializerSettings
+        {
+            TypeNameHandling = TypeNameHandling.None,
+            MaxDepth = MaxDepth,
+        });
     }
 }
