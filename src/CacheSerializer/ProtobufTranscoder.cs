@@ -176,10 +176,17 @@ public sealed class ProtobufTranscoder : ITranscoder
     {
         foreach (var type in types)
         {
-            if (_chain.For(type) is not ObjectCodec)
+            switch (_chain.For(type))
             {
-                TranscoderThrow.InvalidOption(
-                    property, $"contains {type}, which is not stored with a type header (only Google.Protobuf messages and protobuf contracts are).");
+                case ObjectCodec:
+                    break;
+                case UnstorableWriter unstorable:
+                    TranscoderThrow.InvalidOption(property, $"contains {type}, which cannot be stored: {unstorable.Reason}");
+                    break;
+                default:
+                    TranscoderThrow.InvalidOption(
+                        property, $"contains {type}, which is not stored with a type header (only Google.Protobuf messages and protobuf contracts are).");
+                    break;
             }
         }
     }

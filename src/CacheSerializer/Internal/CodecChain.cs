@@ -29,6 +29,20 @@ internal sealed class CodecChain
 
     private IValueWriter Create(Type type)
     {
+        try
+        {
+            return Choose(type);
+        }
+        catch (Exception e) when (e is not OutOfMemoryException)
+        {
+            // A generated message whose static constructor throws, a type name over the header limit, a name taken by
+            // another type: the type cannot be stored, and asking again gives the same answer.
+            return new UnstorableWriter(new TranscoderException($"Cannot store a {type}: choosing its codec failed: {e.Message}", null, type, e));
+        }
+    }
+
+    private IValueWriter Choose(Type type)
+    {
         // 1. The application's own codec for exactly this type.
         if (_userCodecs.TryGetValue(type, out var user))
         {

@@ -16,5 +16,8 @@ internal sealed class UnstorableWriter : IValueWriter
 
     public bool Compressible => false;
 
-    public ArraySegment<byte> Write(object value) => throw new TranscoderException(_reason.Message, null, _reason.DataType);
+    /// <summary>Gets why the type cannot be stored.</summary>
+    public string Reason => _reason.Message;
+
+    public ArraySegment<byte> Write(object value) => throw new TranscoderException(_reason.Message, null, _reason.DataType, _reason.InnerException);
 }

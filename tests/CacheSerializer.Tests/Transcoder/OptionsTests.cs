@@ -13,7 +13,7 @@ public class OptionsTests
         [new ProtobufTranscoderOptions { CompressionLevel = (CompressionLevel)42 }, "ProtobufTranscoderOptions.CompressionLevel is not a CompressionLevel: 42."],
         [new ProtobufTranscoderOptions { MaxDecompressionRatio = 1 }, "ProtobufTranscoderOptions.MaxDecompressionRatio must be 2-1024, not 1."],
         [new ProtobufTranscoderOptions { MaxDecompressionRatio = 1025 }, "ProtobufTranscoderOptions.MaxDecompressionRatio must be 2-1024, not 1025."],
-        [new ProtobufTranscoderOptions { KnownTypes = { typeof(Uri) } }, "ProtobufTranscoderOptions.KnownTypes contains System.Uri, which is not stored with a type header (only Google.Protobuf messages and protobuf contracts are)."],
+        [new ProtobufTranscoderOptions { KnownTypes = { typeof(Guid) } }, "ProtobufTranscoderOptions.KnownTypes contains System.Guid, which is not stored with a type header (only Google.Protobuf messages and protobuf contracts are)."],
         [new ProtobufTranscoderOptions { BinaryFormatterFallbackTypes = { typeof(List<>) } }, "ProtobufTranscoderOptions.BinaryFormatterFallbackTypes must hold closed types, not System.Collections.Generic.List`1[T]."],
         [new ProtobufTranscoderOptions { Codecs = { new PointCodec(), new PointCodec() } }, "ProtobufTranscoderOptions.Codecs has two codecs under flag 0xC620: CacheSerializer.Tests.Transcoder.PointCodec and CacheSerializer.Tests.Transcoder.PointCodec."],
         [new ProtobufTranscoderOptions { Codecs = { new PointCodec(), new PointCodec(0xC621) } }, "ProtobufTranscoderOptions.Codecs has two codecs for CacheSerializer.Tests.Transcoder.Point: CacheSerializer.Tests.Transcoder.PointCodec and CacheSerializer.Tests.Transcoder.PointCodec."],
@@ -26,6 +26,14 @@ public class OptionsTests
         var e = Assert.Throws<ArgumentException>(() => new ProtobufTranscoder(options));
 
         Assert.Equal(message, e.Message);
+    }
+
+    [Fact]
+    public void Constructor_KnownTypeNothingStores_ThrowsWithTheReason()
+    {
+        var e = Assert.Throws<ArgumentException>(() => new ProtobufTranscoder(new ProtobufTranscoderOptions { KnownTypes = { typeof(Uri) } }));
+
+        Assert.StartsWith("ProtobufTranscoderOptions.KnownTypes contains System.Uri, which cannot be stored: Cannot store a System.Uri: no codec handles it.", e.Message, StringComparison.Ordinal);
     }
 
     [Fact]
