@@ -54,6 +54,14 @@ internal static class TranscoderThrow
             flags,
             typeof(T));
 
+    [DoesNotReturn]
+    public static object NotEnyimObject(uint flags, Type type) =>
+        throw new TranscoderException(
+            $"Nothing reads flags 0x{flags:X4}: they are neither this transcoder's nor EnyimMemcachedCore DefaultTranscoder's object entries "
+            + $"(0x0101, 0x010F); see {FormatDoc} for the flags each reads.",
+            flags,
+            type);
+
     public static TranscoderException Unstorable(Type type, bool fallbackOn) =>
         new(
             $"Cannot store a {type}: no codec handles it. Ways out: give it a protobuf contract ([ProtoContract] with [ProtoMember] fields) "
@@ -124,5 +132,5 @@ internal static class TranscoderThrow
     public static void InvalidOption(string property, string problem) =>
         throw new ArgumentException($"ProtobufTranscoderOptions.{property} {problem}");
 
-    private static string Describe(Type? type) => type is null ? "any type" : type.ToString();
+    private static string Describe(Type? type) => (type ?? typeof(object)).ToString();
 }
