@@ -11,7 +11,9 @@ namespace CacheSerializer.Internal;
 internal sealed class CodecChain
 {
     private readonly ConcurrentDictionary<Type, IValueWriter> _writers = new();
+    private readonly ConcurrentDictionary<(Type Type, uint Flags), ObjectCodec?> _readers = new();
     private readonly Func<Type, IValueWriter> _create;
+    private readonly Func<(Type Type, uint Flags), ObjectCodec?> _createReader;
     private readonly FrozenDictionary<Type, IValueWriter> _userCodecs;
     private readonly TypeRegistry _registry;
     private readonly BinaryFormatterCodec? _fallback;
@@ -22,10 +24,43 @@ internal sealed class CodecChain
         _registry = registry;
         _fallback = fallback;
         _create = Create;
+        _createReader = CreateReader;
     }
 
     /// <summary>Returns the writer of <paramref name="type"/>; for a type nothing stores, a writer that throws why.</summary>
     public IValueWriter For(Type type) => _writers.TryGetValue(type, out var writer) ? writer : _writers.GetOrAdd(type, _create);
+
+    /// <summary>
+    /// Returns the object codec that reads <paramref name="type"/>'s bodies under <paramref name="flags"/>, or
+    /// <see langword="null"/>. Usually the type's own writer; but an item written before the configuration changed
+    /// (an application codec registered for a message type, say) still reads through the codec that wrote it.
+    /// </summary>
+    public ObjectCodec? ObjectCodecFor(Type type, uint flags) =>
+        For(type) is ObjectCodec codec && codec.Flags == flags ? codec : _readers.GetOrAdd((type, flags), _createReader);
+
+    private ObjectCodec? CreateReader((Type Type, uint Flags) key)
+    {
+        try
+        {
+            ObjectCodec? codec = key.Flags switch
+            {
+                TranscoderFlags.ProtobufMessage => MessageCodec.TryCreate(key.Type, _registry),
+
+                // With the engine merged: TranscoderFlags.EngineObject => EngineCodec.TryCreate(key.Type, _model, _registry),
+                _ => null,
+            };
+            if (codec is not null)
+            {
+                _registry.AddName(codec.Name, codec.Type);
+            }
+
+            return codec;
+        }
+        catch (Exception e) when (e is not OutOfMemoryException)
+        {
+            return null;
+        }
+    }
 
     private IValueWriter Create(Type type)
     {

@@ -34,6 +34,14 @@ public sealed class IntAsTextCodec() : CacheCodec<int>(0xC67F)
     public override int Read(ReadOnlySpan<byte> payload) => int.Parse(payload, provider: System.Globalization.CultureInfo.InvariantCulture);
 }
 
+/// <summary>An application codec for a Google.Protobuf message type: only its name, as UTF-8.</summary>
+public sealed class PersonAsNameCodec() : CacheCodec<Messages.Person>(0xC621)
+{
+    public override void Write(Messages.Person value, IBufferWriter<byte> output) => System.Text.EncodingExtensions.GetBytes(System.Text.Encoding.UTF8, value.Name, output);
+
+    public override Messages.Person Read(ReadOnlySpan<byte> payload) => new() { Name = System.Text.Encoding.UTF8.GetString(payload) };
+}
+
 public class UserCodecTests
 {
     private static ProtobufTranscoder With(params CacheCodec[] codecs)
@@ -96,6 +104,18 @@ public class UserCodecTests
         var item = With(new PointCodec()).Serialize(new Point(1, 2));
 
         Assert.Throws<TranscoderException>(() => new ProtobufTranscoder().Deserialize(item));
+    }
+
+    [Fact]
+    public void Deserialize_MessageWrittenBeforeACodecWasRegisteredForIt_StillReads()
+    {
+        var person = new Messages.Person { Name = "before" };
+        var old = new ProtobufTranscoder().Serialize(person);
+        var transcoder = With(new PersonAsNameCodec());
+
+        Assert.Equal(0xC621u, transcoder.Serialize(person).Flags);
+        Assert.Equal(person, transcoder.Deserialize<Messages.Person>(old));
+        Assert.Equal(person, transcoder.Deserialize(old));
     }
 
     [Theory]

@@ -35,7 +35,7 @@ internal sealed class ObjectFamilyReader : IValueReader
             TranscoderThrow.WrongType(Flags, type, expected);
         }
 
-        if (_chain.For(type) is not ObjectCodec codec || codec.Flags != Flags)
+        if (_chain.ObjectCodecFor(type, Flags) is not { } codec)
         {
             TranscoderThrow.WrongCodecForType(Flags, type, _chain.For(type).Flags);
             return null;
@@ -56,7 +56,7 @@ internal sealed class ObjectFamilyReader : IValueReader
 
         // The caller's T is chosen by the application, not by the payload: learning it (and, with the engine, the
         // subtypes its contract includes) is safe, and lets a fresh process read what another one wrote.
-        if (expected is not null && _chain.For(expected) is ObjectCodec && _registry.TryFind(name, out type))
+        if (expected is not null && _chain.ObjectCodecFor(expected, Flags) is not null && _registry.TryFind(name, out type))
         {
             return type;
         }
