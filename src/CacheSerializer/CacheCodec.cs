@@ -1,3 +1,5 @@
+using CacheSerializer.Internal;
+
 namespace CacheSerializer;
 
 /// <summary>
@@ -11,10 +13,10 @@ namespace CacheSerializer;
 public abstract class CacheCodec
 {
     /// <summary>The lowest flag an application codec may use.</summary>
-    public const uint FirstFlag = 0xC620;
+    public const uint FirstFlag = TranscoderFlags.UserFirst;
 
     /// <summary>The highest flag an application codec may use.</summary>
-    public const uint LastFlag = 0xC67F;
+    public const uint LastFlag = TranscoderFlags.UserLast;
 
     private protected CacheCodec(uint flags)
     {

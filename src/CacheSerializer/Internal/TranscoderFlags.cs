@@ -117,7 +117,4 @@ internal static class TranscoderFlags
 
     /// <summary>The highest flag an application codec may use.</summary>
     public const uint UserLast = 0xC67F;
-
-    /// <summary>Whether <paramref name="flags"/> is in the application codec range.</summary>
-    public static bool IsUserFlag(uint flags) => flags is >= UserFirst and <= UserLast;
 }
