@@ -86,7 +86,7 @@ public class DefaultTranscoderCompatibilityTests
     }
 
     [Fact]
-    public void OwnFlags_NeverHaveATypeCodeLowByte_SoDefaultTranscoderRejectsRatherThanMisreads()
+    public void Serialize_OwnTypes_NeverUseATypeCodeLowByteSoDefaultTranscoderRejectsThem()
     {
         object[] own = [1.5m, Guid.Empty, TimeSpan.Zero, DateTimeOffset.UnixEpoch, DateOnly.MinValue, TimeOnly.MinValue, Half.One, Int128.One, UInt128.One];
         foreach (var value in own)

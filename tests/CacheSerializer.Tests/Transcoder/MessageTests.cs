@@ -145,7 +145,7 @@ public class MessageTests
     }
 
     [Fact]
-    public void Options_AliasForNativeType_IsRejectedNamingTypeAliases()
+    public void Constructor_AliasForNativeType_IsRejectedNamingTypeAliases()
     {
         var options = new ProtobufTranscoderOptions();
         options.TypeAliases[typeof(int)] = 1;
@@ -156,7 +156,7 @@ public class MessageTests
     }
 
     [Fact]
-    public void Options_DuplicateAlias_IsRejected()
+    public void Constructor_DuplicateAlias_IsRejected()
     {
         var options = new ProtobufTranscoderOptions();
         options.TypeAliases[typeof(Person)] = 1;
@@ -171,7 +171,7 @@ public class MessageTests
     [InlineData(0)]
     [InlineData(-1)]
     [InlineData(65536)]
-    public void Options_AliasOutOfRange_IsRejected(int alias)
+    public void Constructor_AliasOutOfRange_IsRejected(int alias)
     {
         var options = new ProtobufTranscoderOptions();
         options.TypeAliases[typeof(Person)] = alias;

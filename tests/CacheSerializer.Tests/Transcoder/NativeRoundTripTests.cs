@@ -121,7 +121,7 @@ public class NativeRoundTripTests
     }
 
     [Fact]
-    public void DateTime_LocalKind_KeepsKindAndInstant()
+    public void RoundTrip_LocalDateTime_KeepsKindAndInstant()
     {
         var local = new DateTime(2024, 1, 15, 10, 30, 0, DateTimeKind.Local);
 
@@ -132,7 +132,7 @@ public class NativeRoundTripTests
     }
 
     [Fact]
-    public void DateTimeOffset_KeepsOffsetNotJustInstant()
+    public void RoundTrip_DateTimeOffset_KeepsOffsetNotJustInstant()
     {
         var value = new DateTimeOffset(2024, 2, 29, 23, 0, 0, TimeSpan.FromHours(9));
 
@@ -143,7 +143,7 @@ public class NativeRoundTripTests
     }
 
     [Fact]
-    public void Decimal_KeepsScale()
+    public void RoundTrip_Decimal_KeepsScale()
     {
         var back = _transcoder.Deserialize<decimal>(_transcoder.Serialize(1.10m));
 

@@ -43,7 +43,7 @@ public class OptionsTests
     }
 
     [Fact]
-    public void Options_ChangedAfterConstruction_DoNotAffectTheTranscoder()
+    public void Constructor_OptionsChangedAfterwards_DoNotAffectTheTranscoder()
     {
         var options = new ProtobufTranscoderOptions { MaxItemSize = 100 };
         var transcoder = new ProtobufTranscoder(options);
@@ -64,7 +64,7 @@ public class OptionsTests
     }
 
     [Fact]
-    public void Defaults_AreDocumentedValues()
+    public void Constructor_Defaults_AreTheDocumentedValues()
     {
         var options = new ProtobufTranscoderOptions();
 
