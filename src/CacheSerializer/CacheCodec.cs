@@ -9,6 +9,7 @@ namespace CacheSerializer;
 /// <remarks>
 /// Each codec owns one flag of the application range 0xC620-0xC67F (docs/format.md); the flag is stored with every
 /// item, so a codec keeps its flag and its byte layout for as long as entries written with it may be in the cache.
+/// A codec is called concurrently from every thread using the transcoder: it must be thread-safe.
 /// </remarks>
 public abstract class CacheCodec
 {

@@ -12,7 +12,8 @@ namespace CacheSerializer;
 /// <remarks>
 /// A value's type picks one codec, once per type (an application <see cref="CacheCodec{T}"/>, then the natives, then
 /// Google.Protobuf messages, then the protobuf engine, then the opt-in BinaryFormatter fallback). Reading picks the
-/// codec by the item's flags alone and never loads a type named by a payload. Thread-safe.
+/// codec by the item's flags alone and never loads a type named by a payload. Thread-safe. Deserialize keeps no
+/// reference to the item's array, so a client may reuse its receive buffer as soon as the call returns.
 /// </remarks>
 public sealed class ProtobufTranscoder : ITranscoder
 {
