@@ -94,9 +94,9 @@ internal static class TranscoderThrow
             $"The item under flags 0x{flags:X4} names type alias {alias}, which is not in ProtobufTranscoderOptions.TypeAliases.", flags, expected);
 
     [DoesNotReturn]
-    public static void WrongCodecForType(uint flags, Type type, uint codecFlags) =>
+    public static void WrongCodecForType(uint flags, Type type) =>
         throw new TranscoderException(
-            $"Malformed item: flags 0x{flags:X4} name the type {type}, which this transcoder stores under flags 0x{codecFlags:X4}.", flags, type);
+            $"Malformed item: flags 0x{flags:X4} name the type {type}, which is not stored under these flags (see {FormatDoc}).", flags, type);
 
     public static TranscoderException BinaryFormatterUnavailable(uint flags, Type? type, Exception cause) =>
         new(

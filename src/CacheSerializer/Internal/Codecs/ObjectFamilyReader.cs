@@ -37,7 +37,7 @@ internal sealed class ObjectFamilyReader : IValueReader
 
         if (_chain.ObjectCodecFor(type, Flags) is not { } codec)
         {
-            TranscoderThrow.WrongCodecForType(Flags, type, _chain.For(type).Flags);
+            TranscoderThrow.WrongCodecForType(Flags, type);
             return null;
         }
 
