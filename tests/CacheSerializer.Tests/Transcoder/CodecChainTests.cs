@@ -33,6 +33,21 @@ public class CodecChainTests
     }
 
     [Fact]
+    public void Read_KnownMessageNamedUnderTheEngineFlag_IsMalformed()
+    {
+        var registry = new TypeRegistry(new Dictionary<Type, int>());
+        var chain = new CodecChain([], registry, null);
+        var payload = chain.For(typeof(Person)).Write(new Person { Name = "x" });
+        var engineReader = new ObjectFamilyReader(0xC541, chain, registry);
+
+        var e = Assert.Throws<TranscoderException>(() => engineReader.Read(payload, null));
+
+        Assert.Equal(
+            "Malformed item: flags 0xC541 name the type CacheSerializer.Tests.Transcoder.Messages.Person, which is not stored under these flags (see docs/format.md).",
+            e.Message);
+    }
+
+    [Fact]
     public void RoundTrip_AnyPrimitive_ComesBackEqual()
     {
         var transcoder = new ProtobufTranscoder();
