@@ -1,0 +1,47 @@
+namespace CacheSerializer;
+
+/// <summary>
+/// The exception <see cref="ProtobufTranscoder"/> throws: a value it cannot store, an item it cannot read (malformed,
+/// truncated, of an unknown or refused type), or an item of another type than the caller asked for.
+/// </summary>
+/// <remarks>The cause, when there is one (a codec, the inner transcoder, BinaryFormatter), is the <see cref="Exception.InnerException"/>.</remarks>
+public sealed class TranscoderException : CacheSerializerException
+{
+    /// <summary>Creates an exception with no message.</summary>
+    public TranscoderException()
+    {
+    }
+
+    /// <summary>Creates an exception with a message.</summary>
+    /// <param name="message">What went wrong and, where there is one, the fix.</param>
+    public TranscoderException(string message)
+        : base(message)
+    {
+    }
+
+    /// <summary>Creates an exception with a message and its cause.</summary>
+    /// <param name="message">What went wrong and, where there is one, the fix.</param>
+    /// <param name="innerException">The cause.</param>
+    public TranscoderException(string message, Exception? innerException)
+        : base(message, innerException)
+    {
+    }
+
+    /// <summary>Creates an exception carrying the item's flags and the type involved.</summary>
+    /// <param name="message">What went wrong and, where there is one, the fix.</param>
+    /// <param name="flags">The flags of the item being read or written, if known.</param>
+    /// <param name="dataType">The type being written, or the type asked for when reading, if known.</param>
+    /// <param name="innerException">The cause.</param>
+    public TranscoderException(string message, uint? flags, Type? dataType, Exception? innerException = null)
+        : base(message, innerException)
+    {
+        Flags = flags;
+        DataType = dataType;
+    }
+
+    /// <summary>Gets the flags of the item being read or written, or <see langword="null"/> if there was no item yet.</summary>
+    public uint? Flags { get; }
+
+    /// <summary>Gets the type being written, or the type the caller asked for when reading, if known.</summary>
+    public Type? DataType { get; }
+}

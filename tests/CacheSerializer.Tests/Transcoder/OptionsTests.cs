@@ -1,0 +1,82 @@
+using System.IO.Compression;
+using CacheSerializer.Tests.Transcoder.Messages;
+
+namespace CacheSerializer.Tests.Transcoder;
+
+public class OptionsTests
+{
+    public static IEnumerable<object[]> InvalidOptions =>
+    [
+        [new ProtobufTranscoderOptions { MaxItemSize = 0 }, "ProtobufTranscoderOptions.MaxItemSize must be at least 1 byte, not 0."],
+        [new ProtobufTranscoderOptions { Compression = (TranscoderCompression)9 }, "ProtobufTranscoderOptions.Compression must be None, Brotli, Deflate or ZLib, not 9."],
+        [new ProtobufTranscoderOptions { CompressionThreshold = -1 }, "ProtobufTranscoderOptions.CompressionThreshold must be 0 or more, not -1."],
+        [new ProtobufTranscoderOptions { CompressionLevel = (CompressionLevel)42 }, "ProtobufTranscoderOptions.CompressionLevel is not a CompressionLevel: 42."],
+        [new ProtobufTranscoderOptions { MaxDecompressionRatio = 1 }, "ProtobufTranscoderOptions.MaxDecompressionRatio must be 2-1024, not 1."],
+        [new ProtobufTranscoderOptions { MaxDecompressionRatio = 1025 }, "ProtobufTranscoderOptions.MaxDecompressionRatio must be 2-1024, not 1025."],
+        [new ProtobufTranscoderOptions { KnownTypes = { typeof(Guid) } }, "ProtobufTranscoderOptions.KnownTypes contains System.Guid, which is not stored with a type header (only Google.Protobuf messages and protobuf contracts are)."],
+        [new ProtobufTranscoderOptions { BinaryFormatterFallbackTypes = { typeof(List<>) } }, "ProtobufTranscoderOptions.BinaryFormatterFallbackTypes must hold closed types, not System.Collections.Generic.List`1[T]."],
+        [new ProtobufTranscoderOptions { Codecs = { new PointCodec(), new PointCodec() } }, "ProtobufTranscoderOptions.Codecs has two codecs under flag 0xC620: CacheSerializer.Tests.Transcoder.PointCodec and CacheSerializer.Tests.Transcoder.PointCodec."],
+        [new ProtobufTranscoderOptions { Codecs = { new PointCodec(), new PointCodec(0xC621) } }, "ProtobufTranscoderOptions.Codecs has two codecs for CacheSerializer.Tests.Transcoder.Point: CacheSerializer.Tests.Transcoder.PointCodec and CacheSerializer.Tests.Transcoder.PointCodec."],
+    ];
+
+    [Theory]
+    [MemberData(nameof(InvalidOptions))]
+    public void Constructor_InvalidOption_ThrowsNamingTheProperty(ProtobufTranscoderOptions options, string message)
+    {
+        var e = Assert.Throws<ArgumentException>(() => new ProtobufTranscoder(options));
+
+        Assert.Equal(message, e.Message);
+    }
+
+    [Fact]
+    public void Constructor_KnownTypeNothingStores_ThrowsWithTheReason()
+    {
+        var e = Assert.Throws<ArgumentException>(() => new ProtobufTranscoder(new ProtobufTranscoderOptions { KnownTypes = { typeof(Uri) } }));
+
+        Assert.StartsWith("ProtobufTranscoderOptions.KnownTypes contains System.Uri, which cannot be stored: Cannot store a System.Uri: no codec handles it.", e.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Constructor_NullOptions_Throws()
+    {
+        Assert.Throws<ArgumentNullException>(() => new ProtobufTranscoder(null!));
+    }
+
+    [Fact]
+    public void Constructor_OptionsChangedAfterwards_DoNotAffectTheTranscoder()
+    {
+        var options = new ProtobufTranscoderOptions { MaxItemSize = 100 };
+        var transcoder = new ProtobufTranscoder(options);
+
+        options.MaxItemSize = 1;
+        options.Compression = TranscoderCompression.Brotli;
+        options.CompressionThreshold = 0;
+        options.InnerTranscoder = null;
+        options.TypeAliases[typeof(Person)] = 9;
+        options.Codecs.Add(new PointCodec());
+        options.BinaryFormatterFallbackTypes.Add(typeof(Version));
+
+        Assert.Equal(10, transcoder.Serialize("0123456789").Data.Count);
+        Assert.Equal(0x0112u, transcoder.Serialize("0123456789").Flags);
+        Assert.NotEqual((byte)((9 << 1) | 1), transcoder.Serialize(new Person()).Bytes()[0]);
+        Assert.Throws<TranscoderException>(() => transcoder.Serialize(new Point(1, 2)));
+        Assert.Throws<TranscoderException>(() => transcoder.Serialize(new Version(1, 2)));
+    }
+
+    [Fact]
+    public void Constructor_Defaults_AreTheDocumentedValues()
+    {
+        var options = new ProtobufTranscoderOptions();
+
+        Assert.Equal(1048576, options.MaxItemSize);
+        Assert.Equal(TranscoderCompression.None, options.Compression);
+        Assert.Equal(1024, options.CompressionThreshold);
+        Assert.Equal(CompressionLevel.Fastest, options.CompressionLevel);
+        Assert.Equal(64, options.MaxDecompressionRatio);
+        Assert.NotNull(options.InnerTranscoder);
+        Assert.Empty(options.Codecs);
+        Assert.Empty(options.TypeAliases);
+        Assert.Empty(options.KnownTypes);
+        Assert.Empty(options.BinaryFormatterFallbackTypes);
+    }
+}
