@@ -22,7 +22,11 @@ public sealed class DataContractBinaryTranscoder : ITranscoder
     /// <inheritdoc/>
     public CacheItem Serialize(object? value)
     {
-        ArgumentNullException.ThrowIfNull(value);
+        if (value is null)
+        {
+            throw new CacheSerializerException("DataContractSerializer chooses its serializer by type and cannot store a bare null.");
+        }
+
         try
         {
             var stream = new MemoryStream();
