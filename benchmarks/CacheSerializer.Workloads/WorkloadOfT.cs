@@ -1,4 +1,5 @@
 using CacheSerializer.Workloads.Contenders;
+using CacheSerializer.Workloads.Internal;
 using Google.Protobuf;
 
 namespace CacheSerializer.Workloads;

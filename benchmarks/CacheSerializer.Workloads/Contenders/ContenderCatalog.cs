@@ -16,13 +16,13 @@ public static class ContenderCatalog
     public const string SystemTextJson = "System.Text.Json";
 
     /// <summary>The name of DataContractSerializer with the binary XML writer.</summary>
-    public const string DataContractBinary = "DataContract binary XML";
+    public const string DataContractBinary = "DataContract+BinaryXml";
 
     /// <summary>The name of Google.Protobuf generated code, the protobuf ceiling.</summary>
     public const string GoogleProtobuf = "Google.Protobuf";
 
     /// <summary>The name of the plain copy of the payload bytes, the floor.</summary>
-    public const string PlainCopy = "Plain copy";
+    public const string PlainCopy = "PlainCopy";
 
     /// <summary>Gets every contender.</summary>
     public static IReadOnlyList<Contender> All { get; } =

@@ -1,6 +1,6 @@
 using CacheSerializer.Workloads.Contenders;
 
-namespace CacheSerializer.Workloads;
+namespace CacheSerializer.Workloads.Internal;
 
 /// <summary>A <see cref="WorkloadRun"/> that reads back a <typeparamref name="TRead"/> (the value, the message or the bytes).</summary>
 /// <typeparam name="TRead">The type read back.</typeparam>
