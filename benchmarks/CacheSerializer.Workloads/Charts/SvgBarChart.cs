@@ -42,13 +42,22 @@ public sealed class SvgBarChart
     /// <summary>Gets the unit written after each value.</summary>
     public string Unit { get; }
 
+    /// <summary>Gets or sets the value at the right end of the axis; longer bars are cut there and marked, their label keeps the value.</summary>
+    /// <value>The largest value added, when <see langword="null"/> (the default).</value>
+    /// <remarks>Set it when a few outliers would squash every other bar (e.g. 15x next to 0.5x).</remarks>
+    public double? AxisMaximum { get; init; }
+
+    /// <summary>Gets or sets the .NET numeric format of the values written next to the bars.</summary>
+    /// <value>"#,0" for values of 100 and more and "0.##" below, when <see langword="null"/> (the default).</value>
+    public string? NumberFormat { get; init; }
+
     /// <summary>Gets the number of bars added.</summary>
     public int Count => _bars.Count;
 
     /// <summary>Adds one bar.</summary>
     /// <param name="group">The group it is drawn under; groups appear in the order first added.</param>
     /// <param name="series">The series it belongs to, written next to the bar and setting its colour.</param>
-    /// <param name="value">The value, finite and not negative; bar lengths are proportional to the largest value.</param>
+    /// <param name="value">The value, finite and not negative; bar lengths are proportional to it.</param>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="value"/> is negative, infinite or NaN.</exception>
     public void Add(string group, string series, double value)
     {
@@ -68,7 +77,7 @@ public sealed class SvgBarChart
     {
         var groups = _bars.Select(b => b.Group).Distinct().ToList();
         var series = _bars.Select(b => b.Series).Distinct().ToList();
-        double max = _bars.Count == 0 ? 0 : _bars.Max(b => b.Value);
+        double max = AxisMaximum ?? (_bars.Count == 0 ? 0 : _bars.Max(b => b.Value));
         int plotWidth = Width - LabelWidth - ValueWidth - (2 * Margin);
         int height = TitleHeight + (groups.Count * GroupHeaderHeight) + (_bars.Count * (BarHeight + BarGap)) + Margin;
 
@@ -97,11 +106,12 @@ public sealed class SvgBarChart
                 y += GroupHeaderHeight;
                 foreach ((_, string name, double value) in _bars.Where(b => b.Group == group))
                 {
-                    double length = max > 0 ? value / max * plotWidth : 0;
+                    bool clipped = value > max;
+                    double length = clipped ? plotWidth : max > 0 ? value / max * plotWidth : 0;
                     int x = Margin + LabelWidth;
                     Text(xml, "label", x - 6, y + BarHeight - 4, name, "text-anchor", "end");
                     xml.WriteStartElement("rect");
-                    xml.WriteAttributeString("class", "bar");
+                    xml.WriteAttributeString("class", clipped ? "bar clipped" : "bar");
                     Attribute(xml, "x", x);
                     Attribute(xml, "y", y);
                     xml.WriteAttributeString("width", length.ToString("0.##", CultureInfo.InvariantCulture));
@@ -109,6 +119,19 @@ public sealed class SvgBarChart
                     xml.WriteAttributeString("fill", Palette[series.IndexOf(name) % Palette.Length]);
                     xml.WriteElementString("title", $"{group} / {name}: {Format(value)}");
                     xml.WriteEndElement();
+                    if (clipped)
+                    {
+                        // A white gap near the end says "longer than drawn", as a broken axis does.
+                        xml.WriteStartElement("rect");
+                        xml.WriteAttributeString("class", "cut");
+                        Attribute(xml, "x", x + plotWidth - 14);
+                        Attribute(xml, "y", y);
+                        Attribute(xml, "width", 4);
+                        Attribute(xml, "height", BarHeight);
+                        xml.WriteAttributeString("fill", "white");
+                        xml.WriteEndElement();
+                    }
+
                     Text(xml, "value", x + (int)Math.Ceiling(length) + 4, y + BarHeight - 4, Format(value));
                     y += BarHeight + BarGap;
                 }
@@ -126,7 +149,7 @@ public sealed class SvgBarChart
 
     private string Format(double value)
     {
-        string number = value.ToString(value >= 100 ? "#,0" : "0.##", CultureInfo.InvariantCulture);
+        string number = value.ToString(NumberFormat ?? (value >= 100 ? "#,0" : "0.##"), CultureInfo.InvariantCulture);
         return Unit.Length == 0 ? number : $"{number} {Unit}";
     }
 

@@ -80,10 +80,14 @@ public sealed class SizeReport
     }
 
     /// <summary>Draws the ratios to the baseline as a bar chart, one group per workload.</summary>
-    /// <returns>The chart.</returns>
+    /// <returns>The chart; its axis stops at 3x, longer bars are cut and keep their value as label.</returns>
     public SvgBarChart ToChart()
     {
-        var chart = new SvgBarChart($"Stored bytes relative to {Contenders[0].Name} (lower is smaller)", $"x {Contenders[0].Name}");
+        var chart = new SvgBarChart($"Stored bytes relative to {Contenders[0].Name} (lower is smaller)", $"x {Contenders[0].Name}")
+        {
+            AxisMaximum = 3,
+            NumberFormat = "0.00",
+        };
         for (int w = 0; w < Workloads.Count; w++)
         {
             for (int c = 0; c < Contenders.Count; c++)

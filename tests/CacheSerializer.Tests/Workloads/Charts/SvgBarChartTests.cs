@@ -42,6 +42,22 @@ public class SvgBarChartTests
     }
 
     [Fact]
+    public void ToSvg_ValueBeyondTheAxisMaximum_IsCutAtTheEndAndKeepsItsValue()
+    {
+        var chart = new SvgBarChart("t", "x") { AxisMaximum = 2, NumberFormat = "0.00" };
+        chart.Add("g", "a", 1);
+        chart.Add("g", "b", 15.75);
+
+        XDocument svg = XDocument.Parse(chart.ToSvg());
+        List<XElement> bars = Bars(svg);
+
+        Assert.Equal("bar clipped", (string)bars[1].Attribute("class")!);
+        Assert.Equal((double)bars[0].Attribute("width")! * 2, (double)bars[1].Attribute("width")!, 2);
+        Assert.Single(svg.Descendants(Svg + "rect"), r => (string?)r.Attribute("class") == "cut");
+        Assert.Equal(["1.00 x", "15.75 x"], Texts(svg, "value"));
+    }
+
+    [Fact]
     public void ToSvg_SameSeriesInTwoGroups_KeepsOneColour()
     {
         var chart = new SvgBarChart("t", "us");
@@ -108,7 +124,7 @@ public class SvgBarChartTests
     }
 
     private static List<XElement> Bars(XDocument svg) =>
-        svg.Descendants(Svg + "rect").Where(r => (string?)r.Attribute("class") == "bar").ToList();
+        svg.Descendants(Svg + "rect").Where(r => ((string?)r.Attribute("class"))?.Split(' ').Contains("bar") == true).ToList();
 
     private static string[] Texts(XDocument svg, string cssClass) =>
         svg.Descendants(Svg + "text").Where(t => (string?)t.Attribute("class") == cssClass).Select(t => t.Value).ToArray();
