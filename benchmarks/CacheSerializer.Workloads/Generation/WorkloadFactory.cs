@@ -10,6 +10,21 @@ namespace CacheSerializer.Workloads.Generation;
 /// </remarks>
 public static class WorkloadFactory
 {
+    /// <summary>The seed of <see cref="RpcMessage"/>'s published graph.</summary>
+    public const ulong RpcMessageSeed = 0x5250_4331;
+
+    /// <summary>The seed of <see cref="EightUInt64s"/>'s published graph.</summary>
+    public const ulong EightUInt64sSeed = 0x5536_3438;
+
+    /// <summary>The seed of <see cref="Records"/>'s published graphs.</summary>
+    public const ulong RecordsSeed = 0x5245_4353;
+
+    /// <summary>The seed of <see cref="Folders"/>'s published graph.</summary>
+    public const ulong FoldersSeed = 0x464F_4C44;
+
+    /// <summary>The seed of <see cref="LargeObject"/>'s published graph.</summary>
+    public const ulong LargeObjectSeed = 0x4C41_5247;
+
     private static readonly DateTime Epoch = new(2015, 1, 1, 0, 0, 0, DateTimeKind.Utc);
     private static readonly DateTime Horizon = new(2025, 1, 1, 0, 0, 0, DateTimeKind.Utc);
 
@@ -26,10 +41,11 @@ public static class WorkloadFactory
     ];
 
     /// <summary>Builds the "rpc message": two ints and three strings, about 100 bytes as protobuf.</summary>
+    /// <param name="seed">The seed; other seeds give other values of the same shape (e.g. one per key in a load test).</param>
     /// <returns>A new graph.</returns>
-    public static RpcMessage RpcMessage()
+    public static RpcMessage RpcMessage(ulong seed = RpcMessageSeed)
     {
-        var random = new SeededRandom(0x5250_4331);
+        var random = new SeededRandom(seed);
         var words = new WordGenerator(random, 64);
         return new RpcMessage
         {
@@ -42,10 +58,11 @@ public static class WorkloadFactory
     }
 
     /// <summary>Builds "eight uint64s", their magnitudes spread over every bit length.</summary>
+    /// <param name="seed">The seed; other seeds give other values of the same shape.</param>
     /// <returns>A new graph.</returns>
-    public static EightUInt64s EightUInt64s()
+    public static EightUInt64s EightUInt64s(ulong seed = EightUInt64sSeed)
     {
-        var random = new SeededRandom(0x5536_3438);
+        var random = new SeededRandom(seed);
         return new EightUInt64s
         {
             A = random.NextUInt64OfRandomLength(),
@@ -61,11 +78,12 @@ public static class WorkloadFactory
 
     /// <summary>Builds "records": three header ints, then <paramref name="count"/> (id, text) entries of 8 to 24 characters.</summary>
     /// <param name="count">The number of entries (the benchmarks use 1, 32 and 1,024).</param>
-    /// <returns>A new graph; the first entries are the same whatever the count.</returns>
-    public static RecordSet Records(int count)
+    /// <param name="seed">The seed; other seeds give other values of the same shape.</param>
+    /// <returns>A new graph; for one seed, the first entries are the same whatever the count.</returns>
+    public static RecordSet Records(int count, ulong seed = RecordsSeed)
     {
         ArgumentOutOfRangeException.ThrowIfNegative(count);
-        var random = new SeededRandom(0x5245_4353);
+        var random = new SeededRandom(seed);
         var words = new WordGenerator(random, 256);
         var set = new RecordSet
         {
@@ -83,10 +101,11 @@ public static class WorkloadFactory
     }
 
     /// <summary>Builds "folders": a tree of folders and documents with null and empty collections and versions.</summary>
+    /// <param name="seed">The seed; other seeds give other trees of the same kind.</param>
     /// <returns>A new graph.</returns>
-    public static FolderCatalog Folders()
+    public static FolderCatalog Folders(ulong seed = FoldersSeed)
     {
-        var random = new SeededRandom(0x464F_4C44);
+        var random = new SeededRandom(seed);
         var words = new WordGenerator(random, 200);
         var catalog = new FolderCatalog
         {
@@ -104,11 +123,12 @@ public static class WorkloadFactory
 
     /// <summary>Builds the "large object": a user's folder tree of <paramref name="entries"/> entries.</summary>
     /// <param name="entries">The number of entries (the benchmarks use 2,000).</param>
+    /// <param name="seed">The seed; other seeds give other trees of the same kind.</param>
     /// <returns>A new graph; parents come before their children.</returns>
-    public static UserFolderTree LargeObject(int entries = 2000)
+    public static UserFolderTree LargeObject(int entries = 2000, ulong seed = LargeObjectSeed)
     {
         ArgumentOutOfRangeException.ThrowIfNegative(entries);
-        var random = new SeededRandom(0x4C41_5247);
+        var random = new SeededRandom(seed);
         var words = new WordGenerator(random, 600);
         var tagWords = new WordGenerator(random, 40);
         int userId = random.Next(100_000, 10_000_000);

@@ -18,6 +18,18 @@ public class WorkloadFactoryTests
     }
 
     [Fact]
+    public void EveryWorkload_AnotherSeed_IsAnotherValueOfTheSameShape()
+    {
+        Assert.NotEqual(WorkloadFactory.RpcMessage(), WorkloadFactory.RpcMessage(seed: 1));
+        Assert.NotEqual(WorkloadFactory.EightUInt64s(), WorkloadFactory.EightUInt64s(seed: 1));
+        Assert.NotEqual(WorkloadFactory.Records(32), WorkloadFactory.Records(32, seed: 1));
+        Assert.NotEqual(WorkloadFactory.Folders(), WorkloadFactory.Folders(seed: 1));
+        Assert.Equal(40, WorkloadFactory.RpcMessage(seed: 1).Body.Length);
+        Assert.Equal(10, WorkloadFactory.LargeObject(10, seed: 1).Entries.Count);
+        Assert.NotEqual(WorkloadFactory.LargeObject(10), WorkloadFactory.LargeObject(10, seed: 1));
+    }
+
+    [Fact]
     public void Equals_FoldersThatDifferOnlyByNullVersusEmptyDeepInside_IsFalse()
     {
         FolderCatalog a = WorkloadFactory.Folders();
