@@ -8,8 +8,8 @@ namespace CacheSerializer.Workloads.Contenders.Internal;
 /// </summary>
 /// <remarks>
 /// Written from reading cnblogs/EnyimMemcachedCore's src/Enyim.Caching/Memcached/Transcoders/DefaultTranscoder.cs (HEAD of
-/// the mirror): the BSON contender and both BinaryFormatter contenders (Enyim's original DefaultTranscoder, which the
-/// production team used, stored objects with BinaryFormatter) route primitives here, as those transcoders do, so their
+/// the mirror): the BSON contender and both BinaryFormatter contenders (Enyim's original DefaultTranscoder stored objects
+/// with BinaryFormatter, as that file's doc comment still says) route primitives here, as those transcoders do, so their
 /// primitive figures are the real cost of that path, boxing included.
 /// </remarks>
 internal static class EnyimPrimitives
