@@ -1,4 +1,18 @@
 using BenchmarkDotNet.Running;
+using CacheSerializer.Workloads.Reports;
+
+// The size report needs no timing: `-- sizes [chart.svg]` prints payload bytes for every workload and contender.
+if (args.Length > 0 && args[0] == "sizes")
+{
+    SizeReport report = SizeReport.ForCatalogs();
+    Console.Write(report.ToMarkdown());
+    if (args.Length > 1)
+    {
+        report.ToChart().Save(args[1]);
+    }
+
+    return;
+}
 
 // Every benchmark class in this assembly is reachable by filter:
 //   dotnet run -c Release --project benchmarks/CacheSerializer.Benchmarks -- --filter '*'
