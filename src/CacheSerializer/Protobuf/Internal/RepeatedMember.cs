@@ -1,0 +1,345 @@
+using System.Buffers;
+using System.Runtime.InteropServices;
+using Google.Protobuf;
+using static Google.Protobuf.WireFormat;
+
+namespace CacheSerializer.Protobuf.Internal;
+
+/// <summary>
+/// A collection member (array, list, set, collection interface) written as a repeated field.
+/// Null writes nothing; empty writes the empty-collection marker (see <see cref="EmptyMarker"/>); elements write one field
+/// each, or one packed field when the member says <c>IsPacked</c>. The reader takes packed and unpacked runs alike.
+/// </summary>
+internal sealed class RepeatedMember<TOwner, TColl, TElem> : MemberCodec<TOwner>, IBodyReader<PackedRun<TElem>>
+    where TColl : class, IEnumerable<TElem>
+{
+    private readonly Func<TOwner, TColl?> _get;
+    private readonly Setter<TOwner, TColl>? _set;
+    private readonly Func<TColl> _create;
+    private readonly Func<List<TElem>, TColl>? _fromBuffer;
+    private readonly ValueCodec<TElem> _codec;
+    private readonly string _ownerName;
+    private readonly bool _packed;
+    private readonly bool _overwrite;
+    private readonly uint _tag;
+    private readonly int _tagSize;
+
+    // fromBuffer: for arrays, builds the collection from what was read; other shapes are filled through ICollection.
+    public RepeatedMember(
+        int fieldNumber,
+        string name,
+        string ownerName,
+        Func<TOwner, TColl?> get,
+        Setter<TOwner, TColl>? set,
+        Func<TColl> create,
+        Func<List<TElem>, TColl>? fromBuffer,
+        ValueCodec<TElem> codec,
+        bool packed,
+        bool overwrite)
+        : base(fieldNumber, name)
+    {
+        _get = get;
+        _set = set;
+        _create = create;
+        _fromBuffer = fromBuffer;
+        _codec = codec;
+        _ownerName = ownerName;
+        _packed = packed && codec.IsPackable;
+        _overwrite = overwrite;
+        _tag = MakeTag(fieldNumber, _packed ? WireType.LengthDelimited : codec.WireType);
+        _tagSize = CodedOutputStream.ComputeTagSize(fieldNumber);
+    }
+
+    public override int Measure(TOwner owner, int depth)
+    {
+        var collection = _get(owner);
+        if (collection is null)
+        {
+            return 0;
+        }
+
+        TElem[]? rented = null;
+        var items = CollectionView.AsSpan(collection, ref rented);
+        try
+        {
+            if (items.IsEmpty)
+            {
+                return EmptyMarker.Size(_tagSize);
+            }
+
+            int size = 0;
+            foreach (var item in items)
+            {
+                if (item is null)
+                {
+                    ThrowHelper.ThrowNullElement(_ownerName, Name);
+                }
+
+                size += _codec.Measure(item, depth);
+            }
+
+            return _packed ? _tagSize + CodedOutputStream.ComputeLengthSize(size) + size : size + (items.Length * _tagSize);
+        }
+        finally
+        {
+            CollectionView.Return(rented);
+        }
+    }
+
+    public override void Write(ref WriteContext ctx, TOwner owner)
+    {
+        var collection = _get(owner);
+        if (collection is null)
+        {
+            return;
+        }
+
+        TElem[]? rented = null;
+        var items = CollectionView.AsSpan(collection, ref rented);
+        try
+        {
+            if (items.IsEmpty)
+            {
+                EmptyMarker.Write(ref ctx, FieldNumber);
+            }
+            else if (_packed)
+            {
+                int size = 0;
+                foreach (var item in items)
+                {
+                    size += _codec.Measure(item, 0);
+                }
+
+                ctx.WriteTag(_tag);
+                ctx.WriteLength(size);
+                foreach (var item in items)
+                {
+                    _codec.Write(ref ctx, item);
+                }
+            }
+            else
+            {
+                foreach (var item in items)
+                {
+                    ctx.WriteTag(_tag);
+                    _codec.Write(ref ctx, item);
+                }
+            }
+        }
+        finally
+        {
+            CollectionView.Return(rented);
+        }
+    }
+
+    public override uint Read(ref ParseContext ctx, uint tag, ref TOwner owner)
+    {
+        var existing = _get(owner);
+        List<TElem>? buffer = null;
+        ICollection<TElem> target;
+        if (_fromBuffer is not null)
+        {
+            target = buffer = [];
+        }
+        else
+        {
+            if (existing is null)
+            {
+                existing = _create();
+                SetOrThrow(ref owner, existing);
+            }
+
+            target = existing as ICollection<TElem> ?? ThrowHelper.ThrowCannotAdd<ICollection<TElem>>(_ownerName, Name, existing.GetType());
+        }
+
+        // Read the whole run of this field: its elements arrive one tag each, packed, or as the empty marker.
+        var elementWire = _codec.WireType;
+        do
+        {
+            var wire = GetTagWireType(tag);
+            if (wire == EmptyMarker.WireType)
+            {
+                EmptyMarker.Read(ref ctx);
+            }
+            else if (wire == elementWire)
+            {
+                target.Add(_codec.Read(ref ctx, default!));
+            }
+            else if (wire == WireType.LengthDelimited && _codec.IsPackable)
+            {
+                ReadPacked(ref ctx, target);
+            }
+            else
+            {
+                FieldSkipper.Skip(ref ctx, tag);
+            }
+
+            tag = ctx.ReadTag();
+        }
+        while (GetTagFieldNumber(tag) == FieldNumber && tag != 0);
+
+        if (buffer is not null)
+        {
+            SetOrThrow(ref owner, Concat(existing, buffer));
+        }
+
+        return tag;
+    }
+
+    public override void Copy(TOwner from, ref TOwner to)
+    {
+        var source = _get(from);
+        if (_set is not null || source is null)
+        {
+            _set?.Invoke(ref to, source!);
+            return;
+        }
+
+        var target = _get(to) as ICollection<TElem> ?? ThrowHelper.ThrowCannotAdd<ICollection<TElem>>(_ownerName, Name, typeof(TColl));
+        foreach (var item in source)
+        {
+            target.Add(item);
+        }
+    }
+
+    public override void ClearForOverwrite(TOwner owner)
+    {
+        if (_overwrite && _get(owner) is ICollection<TElem> { IsReadOnly: false } collection)
+        {
+            collection.Clear();
+        }
+    }
+
+    PackedRun<TElem> IBodyReader<PackedRun<TElem>>.ReadBody(ref ParseContext ctx, PackedRun<TElem> run)
+    {
+        for (int i = 0; i < run.Count; i++)
+        {
+            run.Target.Add(_codec.Read(ref ctx, default!));
+        }
+
+        return run;
+    }
+
+    private void ReadPacked(ref ParseContext ctx, ICollection<TElem> target)
+    {
+        int fixedSize = _codec.WireType switch
+        {
+            WireType.Fixed32 => 4,
+            WireType.Fixed64 => 8,
+            _ => 0,
+        };
+        if (fixedSize != 0)
+        {
+            // Fixed-width values: the count follows from the length, and each read is bounds-checked by the reader,
+            // so a hostile length fails at the end of the input rather than allocating for it.
+            int length = ctx.ReadLength();
+            if (length < 0 || length % fixedSize != 0)
+            {
+                ThrowHelper.ThrowBadPayload($"packed field {FieldNumber} has length {length}, not a multiple of {fixedSize}");
+            }
+
+            for (int i = length / fixedSize; i > 0; i--)
+            {
+                target.Add(_codec.Read(ref ctx, default!));
+            }
+
+            return;
+        }
+
+        // Varints: ParseContext has no public length limit, so take the block (ReadBytes checks its length against the input)
+        // and read it as a message of exactly as many varints as it has final bytes.
+        var block = ctx.ReadBytes().Span;
+        int count = 0;
+        foreach (byte b in block)
+        {
+            if (b < 0x80)
+            {
+                count++;
+            }
+        }
+
+        if (!block.IsEmpty && block[^1] >= 0x80)
+        {
+            ThrowHelper.ThrowBadPayload($"packed field {FieldNumber} ends inside a varint");
+        }
+
+        Frame<PackedRun<TElem>>.ReadRoot(block, this, new PackedRun<TElem>(target, count));
+    }
+
+    private void SetOrThrow(ref TOwner owner, TColl value)
+    {
+        if (_set is null)
+        {
+            ThrowHelper.ThrowGetOnlyCollectionNull(_ownerName, Name);
+        }
+
+        _set(ref owner, value);
+    }
+
+    private TColl Concat(TColl? existing, List<TElem> buffer)
+    {
+        if (existing is not null && existing is TElem[] { Length: > 0 } old)
+        {
+            buffer.InsertRange(0, old);
+        }
+
+        return _fromBuffer!(buffer);
+    }
+}
+
+/// <summary>The state of one packed block being read: where the values go and how many there are.</summary>
+internal readonly record struct PackedRun<TElem>(ICollection<TElem> Target, int Count);
+
+/// <summary>Views any supported collection as a span without allocating (lists and arrays directly, others via the pool).</summary>
+internal static class CollectionView
+{
+    public static ReadOnlySpan<T> AsSpan<T>(IEnumerable<T> collection, ref T[]? rented)
+    {
+        switch (collection)
+        {
+            case T[] array:
+                return array;
+            case List<T> list:
+                return CollectionsMarshal.AsSpan(list);
+            case ICollection<T> generic:
+                rented = ArrayPool<T>.Shared.Rent(generic.Count);
+                generic.CopyTo(rented, 0);
+                return rented.AsSpan(0, generic.Count);
+            default:
+                var copy = new List<T>(collection);
+                return CollectionsMarshal.AsSpan(copy);
+        }
+    }
+
+    public static void Return<T>(T[]? rented)
+    {
+        if (rented is not null)
+        {
+            ArrayPool<T>.Shared.Return(rented, clearArray: System.Runtime.CompilerServices.RuntimeHelpers.IsReferenceOrContainsReferences<T>());
+        }
+    }
+}
+
+/// <summary>
+/// The empty-collection marker: an empty group (start-group tag then end-group tag) at the collection's own field number.
+/// </summary>
+/// <remarks>
+/// No proto3 field has the group wire type, so Google.Protobuf's generated parser files the marker among the message's
+/// unknown fields and still reads the real elements; protobuf-net skips it as an unknown group. Cost: two tags, so 2 bytes
+/// for field numbers 1-15 and 4 bytes for 16-2047. Null writes nothing, so null and empty both come back as they went.
+/// </remarks>
+internal static class EmptyMarker
+{
+    public const WireType WireType = WireFormat.WireType.StartGroup;
+
+    public static int Size(int tagSize) => 2 * tagSize;
+
+    public static void Write(ref WriteContext ctx, int fieldNumber)
+    {
+        ctx.WriteTag(fieldNumber, WireFormat.WireType.StartGroup);
+        ctx.WriteTag(fieldNumber, WireFormat.WireType.EndGroup);
+    }
+
+    /// <summary>Consumes the group whose start tag was just read (anything inside it is skipped).</summary>
+    public static void Read(ref ParseContext ctx) => ctx.ReadGroup(FieldSkipper.Instance);
+}
