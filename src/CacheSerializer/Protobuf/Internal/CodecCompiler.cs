@@ -216,10 +216,37 @@ internal sealed class CodecCompiler
             includes[i] = (IncludeCodec<T>)s_include.MakeGenericMethod(typeof(T), include.DerivedType).Invoke(null, [include.FieldNumber, derivedLevel])!;
         }
 
-        codec.Initialize(members, includes, Accessors.Creator<T>(plan.SkipConstructor), Accessors.Callbacks<T>(plan.Callbacks), isHierarchyRoot);
+        codec.Initialize(
+            members, includes, Accessors.Creator<T>(plan.SkipConstructor), Placeholder<T>(plan), Accessors.Callbacks<T>(plan.Callbacks), isHierarchyRoot);
         bool anyOverwrite = plan.Members.Any(m => m.OverwriteList);
         _seals.Add(() => codec.Seal(anyOverwrite));
         return codec;
+    }
+
+    /// <summary>For an abstract level: an uninitialized instance of its first concrete subtype, to hold early base fields.</summary>
+    private Func<T>? Placeholder<T>(ContractPlan plan)
+    {
+        if (!typeof(T).IsAbstract)
+        {
+            return null;
+        }
+
+        var pending = new Queue<IncludePlan>(plan.Includes);
+        while (pending.Count > 0)
+        {
+            var type = pending.Dequeue().DerivedType;
+            if (!type.IsAbstract)
+            {
+                return () => (T)System.Runtime.CompilerServices.RuntimeHelpers.GetUninitializedObject(type);
+            }
+
+            foreach (var include in PlanBuilder.Build(type, _options).Includes)
+            {
+                pending.Enqueue(include);
+            }
+        }
+
+        return null;
     }
 
     private static SubtypeCodec<TDerived, TRoot> CreateSubtype<TDerived, TRoot>(MessageCodec<TRoot> root)

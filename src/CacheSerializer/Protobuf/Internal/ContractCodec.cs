@@ -18,6 +18,7 @@ internal sealed class ContractCodec<T> : MessageCodec<T>
     private Dictionary<int, MemberCodec<T>>? _sparse;
     private IncludeCodec<T>[] _includes = [];
     private Func<T>? _create;
+    private Func<T>? _placeholder;
     private Action<T>? _callbacks;
     private bool _hierarchyHasCallbacks;
     private bool _anyOverwrite;
@@ -35,12 +36,14 @@ internal sealed class ContractCodec<T> : MessageCodec<T>
         MemberCodec<T>[] members,
         IncludeCodec<T>[] includes,
         Func<T>? create,
+        Func<T>? placeholder,
         Action<T>? callbacks,
         bool isHierarchyRoot)
     {
         _members = members;
         _includes = includes;
         _create = create;
+        _placeholder = placeholder;
         _callbacks = callbacks;
         _isHierarchyRoot = isHierarchyRoot;
         _anyOverwrite = true;
@@ -137,6 +140,7 @@ internal sealed class ContractCodec<T> : MessageCodec<T>
     {
         T value = existing;
         bool have = existing is not null;
+        bool placeholder = false;
         uint tag = ctx.ReadTag();
         while (tag != 0)
         {
@@ -151,7 +155,10 @@ internal sealed class ContractCodec<T> : MessageCodec<T>
             {
                 if (!have)
                 {
-                    value = Create();
+                    // An abstract level whose fields come before its subtype's (Google orders by field number) collects
+                    // them on a placeholder instance of a concrete subtype, then moves them onto the real instance.
+                    placeholder = _create is null && _placeholder is not null;
+                    value = placeholder ? _placeholder!() : Create();
                     have = true;
                 }
 
@@ -169,7 +176,7 @@ internal sealed class ContractCodec<T> : MessageCodec<T>
             var include = wire == WireType.LengthDelimited ? FindInclude(field) : null;
             if (include is not null)
             {
-                var derived = include.Read(ref ctx, value);
+                var derived = include.Read(ref ctx, placeholder ? default! : value);
                 if (have && !ReferenceEquals(derived, value))
                 {
                     // This level's fields came before the subtype's (a writer that orders by field number, such as
@@ -182,6 +189,7 @@ internal sealed class ContractCodec<T> : MessageCodec<T>
 
                 value = derived;
                 have = true;
+                placeholder = false;
             }
             else
             {
@@ -189,6 +197,11 @@ internal sealed class ContractCodec<T> : MessageCodec<T>
             }
 
             tag = ctx.ReadTag();
+        }
+
+        if (placeholder)
+        {
+            ThrowHelper.ThrowCannotCreate(typeof(T));
         }
 
         return have ? value : Create();
