@@ -67,7 +67,7 @@ internal sealed class CodecCompiler
         {
             // A contract is the message itself; anything else (scalar, string, collection) travels in field 1 of a wrapper
             // message, as protobuf-net wraps non-contract roots.
-            object codec = !_options.Surrogates.ContainsKey(type) && PlanBuilder.IsContract(type, _options)
+            object codec = !_options.Surrogates.ContainsKey(type) && IsContract(type)
                 ? TryGetValueCodec(type)!
                 : s_wrapper.MakeGenericMethod(type).Invoke(this, null)!;
             var root = (RootSerializer)s_root.MakeGenericMethod(type).Invoke(null, [codec])!;
@@ -129,7 +129,7 @@ internal sealed class CodecCompiler
                 : null;
         }
 
-        if (PlanBuilder.IsContract(type, _options))
+        if (IsContract(type))
         {
             var root = HierarchyRoot(type);
             if (root != type)
@@ -148,6 +148,10 @@ internal sealed class CodecCompiler
 
         return null;
     }
+
+    /// <summary>A contract, or a class below one: FindBaseContract throws when the base does not declare it as a subtype.</summary>
+    private bool IsContract(Type type) => PlanBuilder.IsContract(type, _options)
+        || (type.IsClass && type != typeof(string) && !type.IsArray && PlanBuilder.FindBaseContract(type, _options) is not null);
 
     private object GetValueCodec(Type type, Type owner, string member)
     {
