@@ -17,7 +17,7 @@ namespace CacheSerializer.Protobuf;
 /// </remarks>
 public sealed class ProtoModel
 {
-    /// <summary>The deepest nesting of messages (contracts, inheritance levels, map entries) a graph may have.</summary>
+    /// <summary>The most messages (contracts, inheritance levels, map entries) that may nest below the root message.</summary>
     /// <remarks>A graph deeper than this, or one with a cycle, fails at Serialize with a <see cref="ProtoException"/>.</remarks>
     public const int MaxDepth = 64;
 
