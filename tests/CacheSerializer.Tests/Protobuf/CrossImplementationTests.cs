@@ -181,7 +181,7 @@ public class CrossImplementationTests
 
         var rounded = Assert.IsType<RoundedSquarePoco>(back);
         Assert.Equal((7, "r", 2.5, 0.5), (rounded.Id, rounded.Label, rounded.Side, rounded.CornerRadius));
-        Assert.True(rounded.AfterDeserializationRan);
+        Assert.True(rounded.AfterDeserializationRan());
     }
 
     [Fact]

@@ -112,7 +112,7 @@ public class InheritanceTests
 
         var back = Assert.IsType<RoundedSquarePoco>(_model.Deserialize<ShapePoco>(bytes));
 
-        Assert.True(back.AfterDeserializationRan);
+        Assert.True(back.AfterDeserializationRan());
     }
 
     public class OldAnimal

@@ -109,10 +109,13 @@ public sealed class RoundedSquarePoco : SquarePoco
 {
     [ProtoMember(1)] public double CornerRadius { get; set; }
 
-    public bool AfterDeserializationRan { get; private set; }
+    private bool _afterDeserializationRan;
+
+    // A method, not a property, so structural comparisons of instances ignore it.
+    public bool AfterDeserializationRan() => _afterDeserializationRan;
 
     [OnDeserialized]
-    private void OnDeserialized(StreamingContext context) => AfterDeserializationRan = true;
+    private void OnDeserialized(StreamingContext context) => _afterDeserializationRan = true;
 }
 
 /// <summary>A concrete base with a three-level hierarchy, for both Deserialize overloads.</summary>
