@@ -13,6 +13,7 @@ internal sealed class CodecCompiler
     private static readonly MethodInfo s_contract = Method(nameof(CreateContract));
     private static readonly MethodInfo s_subtype = Method(nameof(CreateSubtype));
     private static readonly MethodInfo s_single = Method(nameof(CreateSingle));
+    private static readonly MethodInfo s_scalar = Method(nameof(CreateScalar));
     private static readonly MethodInfo s_repeated = Method(nameof(CreateRepeated));
     private static readonly MethodInfo s_map = Method(nameof(CreateMap));
     private static readonly MethodInfo s_include = Method(nameof(CreateInclude));
@@ -22,6 +23,19 @@ internal sealed class CodecCompiler
     private static readonly MethodInfo s_surrogate = Method(nameof(CreateSurrogate));
     private static readonly MethodInfo s_wrapper = Method(nameof(CreateWrapper));
     private static readonly MethodInfo s_root = Method(nameof(CreateRoot));
+
+    // Members of these types get a ScalarMember specialized over a struct format (no virtual calls on the hot path).
+    private static readonly Dictionary<Type, Type> s_scalarFormats = new()
+    {
+        [typeof(bool)] = typeof(BoolFormat),
+        [typeof(int)] = typeof(Int32Format),
+        [typeof(uint)] = typeof(UInt32Format),
+        [typeof(long)] = typeof(Int64Format),
+        [typeof(ulong)] = typeof(UInt64Format),
+        [typeof(float)] = typeof(SingleFormat),
+        [typeof(double)] = typeof(DoubleFormat),
+        [typeof(string)] = typeof(StringFormat),
+    };
 
     private static readonly Dictionary<Type, object> s_builtIn = new()
     {
@@ -273,6 +287,11 @@ internal sealed class CodecCompiler
                     ThrowHelper.ThrowNotSettable(typeof(TOwner), plan.Name);
                 }
 
+                if (s_scalarFormats.TryGetValue(plan.MemberType, out var format) && !_options.Surrogates.ContainsKey(plan.MemberType))
+                {
+                    return (MemberCodec<TOwner>)s_scalar.MakeGenericMethod(typeof(TOwner), plan.MemberType, format).Invoke(null, [plan])!;
+                }
+
                 var codec = GetValueCodec(plan.MemberType, typeof(TOwner), plan.Name);
                 return (MemberCodec<TOwner>)s_single.MakeGenericMethod(typeof(TOwner), plan.MemberType).Invoke(null, [plan, codec])!;
             }
@@ -300,6 +319,10 @@ internal sealed class CodecCompiler
             throw;
         }
     }
+
+    private static ScalarMember<TOwner, T, TFormat> CreateScalar<TOwner, T, TFormat>(MemberPlan plan)
+        where TFormat : struct, IScalarFormat<T>
+        => new(plan.FieldNumber, plan.Name, Accessors.Getter<TOwner, T>(plan.Member), Accessors.Setter<TOwner, T>(plan.Member)!);
 
     private static SingleMember<TOwner, TValue> CreateSingle<TOwner, TValue>(MemberPlan plan, ValueCodec<TValue> codec)
         => new(plan.FieldNumber, plan.Name, Accessors.Getter<TOwner, TValue>(plan.Member), Accessors.Setter<TOwner, TValue>(plan.Member)!, codec);

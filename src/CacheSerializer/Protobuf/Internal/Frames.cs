@@ -24,11 +24,9 @@ internal interface IBodyWriter<T>
 /// </summary>
 internal sealed class Frame<T> : IBufferMessage
 {
+    // One thread-static slot (a single TLS access per message): the frames of this thread, indexed by nesting.
     [ThreadStatic]
-    private static Frame<T>?[]? t_pool;
-
-    [ThreadStatic]
-    private static int t_depth;
+    private static Pool? t_pool;
 
     private IBodyReader<T>? _reader;
     private IBodyWriter<T>? _writer;
@@ -39,7 +37,7 @@ internal sealed class Frame<T> : IBufferMessage
     /// <summary>Reads a length-delimited message at the current position into <paramref name="existing"/>.</summary>
     public static T ReadMessage(ref ParseContext ctx, IBodyReader<T> reader, T existing)
     {
-        var frame = Rent(out int depth);
+        var frame = Rent(out var pool);
         frame._reader = reader;
         frame._value = existing;
         try
@@ -49,14 +47,14 @@ internal sealed class Frame<T> : IBufferMessage
         }
         finally
         {
-            Return(frame, depth);
+            Return(frame, pool);
         }
     }
 
     /// <summary>Reads a whole payload as one message body.</summary>
     public static T ReadRoot(ReadOnlySpan<byte> data, IBodyReader<T> reader, T existing = default!)
     {
-        var frame = Rent(out int depth);
+        var frame = Rent(out var pool);
         frame._reader = reader;
         frame._value = existing;
         try
@@ -66,14 +64,14 @@ internal sealed class Frame<T> : IBufferMessage
         }
         finally
         {
-            Return(frame, depth);
+            Return(frame, pool);
         }
     }
 
     /// <summary>Writes one message body into a span of exactly its size.</summary>
     public static void WriteRoot(Span<byte> destination, IBodyWriter<T> writer, T value)
     {
-        var frame = Rent(out int depth);
+        var frame = Rent(out var pool);
         frame._writer = writer;
         frame._value = value;
         try
@@ -82,30 +80,29 @@ internal sealed class Frame<T> : IBufferMessage
         }
         finally
         {
-            Return(frame, depth);
+            Return(frame, pool);
         }
     }
 
-    private static Frame<T> Rent(out int depth)
+    private static Frame<T> Rent(out Pool pool)
     {
-        depth = t_depth;
-        var pool = t_pool ??= new Frame<T>?[4];
-        if (depth == pool.Length)
+        pool = t_pool ??= new Pool();
+        int depth = pool.Depth;
+        if (depth == pool.Frames.Length)
         {
-            Array.Resize(ref t_pool, depth * 2);
-            pool = t_pool;
+            Array.Resize(ref pool.Frames, depth * 2);
         }
 
-        t_depth = depth + 1;
-        return pool[depth] ??= new Frame<T>();
+        pool.Depth = depth + 1;
+        return pool.Frames[depth] ??= new Frame<T>();
     }
 
-    private static void Return(Frame<T> frame, int depth)
+    private static void Return(Frame<T> frame, Pool pool)
     {
         frame._value = default!;
         frame._reader = null;
         frame._writer = null;
-        t_depth = depth;
+        pool.Depth--;
     }
 
     void IBufferMessage.InternalMergeFrom(ref ParseContext ctx) => _value = _reader!.ReadBody(ref ctx, _value);
@@ -117,6 +114,12 @@ internal sealed class Frame<T> : IBufferMessage
     void IMessage.WriteTo(CodedOutputStream output) => throw new NotSupportedException();
 
     int IMessage.CalculateSize() => throw new NotSupportedException();
+
+    private sealed class Pool
+    {
+        public Frame<T>?[] Frames = new Frame<T>?[4];
+        public int Depth;
+    }
 }
 
 /// <summary>Skips fields this reader does not know, by wire type, without trusting any length beyond the input.</summary>

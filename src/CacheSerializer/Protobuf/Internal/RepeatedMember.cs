@@ -1,4 +1,5 @@
 using System.Buffers;
+using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 using Google.Protobuf;
 using static Google.Protobuf.WireFormat;
@@ -21,6 +22,9 @@ internal sealed class RepeatedMember<TOwner, TColl, TElem> : MemberCodec<TOwner>
     private readonly string _ownerName;
     private readonly bool _packed;
     private readonly bool _overwrite;
+
+    // The declared type is List<T> (or a subclass): read and write it directly, with no type test or interface call.
+    private readonly bool _isList = typeof(List<TElem>).IsAssignableFrom(typeof(TColl));
     private readonly uint _tag;
     private readonly int _tagSize;
 
@@ -59,7 +63,9 @@ internal sealed class RepeatedMember<TOwner, TColl, TElem> : MemberCodec<TOwner>
         }
 
         TElem[]? rented = null;
-        var items = CollectionView.AsSpan(collection, ref rented);
+        var items = _isList
+            ? CollectionsMarshal.AsSpan(Unsafe.As<List<TElem>>(collection))
+            : CollectionView.AsSpan(collection, ref rented);
         try
         {
             if (items.IsEmpty)
@@ -95,7 +101,9 @@ internal sealed class RepeatedMember<TOwner, TColl, TElem> : MemberCodec<TOwner>
         }
 
         TElem[]? rented = null;
-        var items = CollectionView.AsSpan(collection, ref rented);
+        var items = _isList
+            ? CollectionsMarshal.AsSpan(Unsafe.As<List<TElem>>(collection))
+            : CollectionView.AsSpan(collection, ref rented);
         try
         {
             if (items.IsEmpty)
@@ -154,6 +162,23 @@ internal sealed class RepeatedMember<TOwner, TColl, TElem> : MemberCodec<TOwner>
 
         // Read the whole run of this field: its elements arrive one tag each, packed, or as the empty marker.
         var elementWire = _codec.WireType;
+        if (_isList && tag == _tag && elementWire == GetTagWireType(_tag))
+        {
+            // The common case, unpacked elements into a List: add directly while the run lasts.
+            var list = Unsafe.As<List<TElem>>(target);
+            do
+            {
+                list.Add(_codec.Read(ref ctx, default!));
+                tag = ctx.ReadTag();
+            }
+            while (tag == _tag);
+
+            if (GetTagFieldNumber(tag) != FieldNumber)
+            {
+                return tag;
+            }
+        }
+
         do
         {
             var wire = GetTagWireType(tag);
