@@ -335,16 +335,18 @@ internal sealed class IncludeCodec<TBase, TDerived> : IncludeCodec<TBase>
 
     public override int Measure(TBase value, int depth)
     {
+        var sizes = SizeCache.Current;
+        int slot = sizes.Reserve();
         int body = _level.MeasureBody((TDerived)value!, depth + 1);
+        sizes.Set(slot, body);
         return _tagSize + CodedOutputStream.ComputeLengthSize(body) + body;
     }
 
     public override void Write(ref WriteContext ctx, TBase value)
     {
-        var derived = (TDerived)value!;
         ctx.WriteTag(_tag);
-        ctx.WriteLength(_level.MeasureBody(derived, 0));
-        _level.WriteBody(ref ctx, derived);
+        ctx.WriteLength(SizeCache.Current.Next());
+        _level.WriteBody(ref ctx, (TDerived)value!);
     }
 
     public override TBase Read(ref ParseContext ctx, TBase existing)

@@ -17,15 +17,17 @@ internal abstract class MessageCodec<T> : ValueCodec<T>, IBodyReader<T>, IBodyWr
 
     public override int Measure(T value, int depth)
     {
+        var sizes = SizeCache.Current;
+        int slot = sizes.Reserve();
         int body = MeasureBody(value, depth + 1);
+        sizes.Set(slot, body);
         return CodedOutputStream.ComputeLengthSize(body) + body;
     }
 
     public override void Write(ref WriteContext ctx, T value)
     {
-        // Sizes are not cached between the measuring pass and this one (Google's generated code does the same):
-        // the pass before already checked depth and nulls, so this measure cannot throw.
-        ctx.WriteLength(MeasureBody(value, 0));
+        // The measuring pass recorded this message's size (see SizeCache): no second measure.
+        ctx.WriteLength(SizeCache.Current.Next());
         WriteBody(ref ctx, value);
     }
 

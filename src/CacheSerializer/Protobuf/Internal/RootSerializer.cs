@@ -20,10 +20,18 @@ internal sealed class RootSerializer<T> : RootSerializer
     /// <summary>Writes <paramref name="value"/> after <paramref name="headroom"/> zero bytes, into one array of exactly that size.</summary>
     public byte[] Serialize(T value, int headroom)
     {
-        int size = _codec.MeasureBody(value, 0);
-        var buffer = new byte[headroom + size];
-        Frame<T>.WriteRoot(buffer.AsSpan(headroom), _codec, value);
-        return buffer;
+        var previous = SizeCache.Begin();
+        try
+        {
+            int size = _codec.MeasureBody(value, 0);
+            var buffer = new byte[headroom + size];
+            Frame<T>.WriteRoot(buffer.AsSpan(headroom), _codec, value);
+            return buffer;
+        }
+        finally
+        {
+            SizeCache.End(previous);
+        }
     }
 
     public T Deserialize(ReadOnlySpan<byte> data)
