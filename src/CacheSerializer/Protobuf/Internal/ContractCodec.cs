@@ -46,7 +46,6 @@ internal sealed class ContractCodec<T> : MessageCodec<T>
         _placeholder = placeholder;
         _callbacks = callbacks;
         _isHierarchyRoot = isHierarchyRoot;
-        _anyOverwrite = true;
         _checkRuntimeType = !typeof(T).IsValueType && !typeof(T).IsSealed;
 
         int max = 0;
@@ -69,18 +68,25 @@ internal sealed class ContractCodec<T> : MessageCodec<T>
         }
     }
 
+    /// <summary>Gets a value indicating whether this level or any level below it has <c>[OnDeserialized]</c> callbacks.</summary>
+    public bool HasAnyCallbacks => HasCallbacks();
+
     /// <summary>Completes set-up once every level of the hierarchy is initialized.</summary>
     public void Seal(bool anyOverwrite)
     {
         _anyOverwrite = anyOverwrite;
-        _hierarchyHasCallbacks = HasCallbacks();
+        _hierarchyHasCallbacks = _isHierarchyRoot && HasCallbacks();
     }
 
     public override bool IsDefault(T value) => value is null;
 
     public override int MeasureBody(T value, int depth)
     {
-        ThrowHelper.ThrowIfTooDeep(depth, typeof(T));
+        if (depth > ProtoModel.MaxDepth)
+        {
+            // typeof(T) only on the failing path: in shared generic code it costs a dictionary lookup.
+            ThrowHelper.ThrowTooDeep(typeof(T));
+        }
         int size = 0;
         if (_checkRuntimeType)
         {
@@ -115,7 +121,7 @@ internal sealed class ContractCodec<T> : MessageCodec<T>
     public override T ReadBody(ref ParseContext ctx, T existing)
     {
         var value = ReadLevel(ref ctx, existing);
-        if (_isHierarchyRoot && _hierarchyHasCallbacks)
+        if (_hierarchyHasCallbacks)
         {
             RunCallbacks(value);
         }
@@ -283,95 +289,5 @@ internal sealed class ContractCodec<T> : MessageCodec<T>
         public Level(ContractCodec<T> owner) => _owner = owner;
 
         public T ReadBody(ref ParseContext ctx, T existing) => _owner.ReadLevel(ref ctx, existing);
-    }
-
-    internal bool HasAnyCallbacks => HasCallbacks();
-}
-
-/// <summary>A <c>[ProtoInclude]</c> edge from a level to one direct subtype.</summary>
-internal abstract class IncludeCodec<TBase>
-{
-    protected IncludeCodec(int fieldNumber, Type derivedType)
-    {
-        FieldNumber = fieldNumber;
-        DerivedType = derivedType;
-    }
-
-    public int FieldNumber { get; }
-
-    public Type DerivedType { get; }
-
-    public abstract bool HasCallbacks { get; }
-
-    public abstract bool Matches(TBase value);
-
-    public abstract int Measure(TBase value, int depth);
-
-    public abstract void Write(ref WriteContext ctx, TBase value);
-
-    public abstract TBase Read(ref ParseContext ctx, TBase existing);
-
-    public abstract void RunCallbacks(TBase value);
-}
-
-internal sealed class IncludeCodec<TBase, TDerived> : IncludeCodec<TBase>
-    where TDerived : TBase
-{
-    private readonly ContractCodec<TDerived> _level;
-    private readonly uint _tag;
-    private readonly int _tagSize;
-
-    public IncludeCodec(int fieldNumber, ContractCodec<TDerived> level)
-        : base(fieldNumber, typeof(TDerived))
-    {
-        _level = level;
-        _tag = MakeTag(fieldNumber, WireType.LengthDelimited);
-        _tagSize = CodedOutputStream.ComputeTagSize(fieldNumber);
-    }
-
-    public override bool HasCallbacks => _level.HasAnyCallbacks;
-
-    public override bool Matches(TBase value) => value is TDerived;
-
-    public override int Measure(TBase value, int depth)
-    {
-        var sizes = SizeCache.Current;
-        int slot = sizes.Reserve();
-        int body = _level.MeasureBody((TDerived)value!, depth + 1);
-        sizes.Set(slot, body);
-        return _tagSize + CodedOutputStream.ComputeLengthSize(body) + body;
-    }
-
-    public override void Write(ref WriteContext ctx, TBase value)
-    {
-        ctx.WriteTag(_tag);
-        ctx.WriteLength(SizeCache.Current.Next());
-        _level.WriteBody(ref ctx, (TDerived)value!);
-    }
-
-    public override TBase Read(ref ParseContext ctx, TBase existing)
-        => Frame<TDerived>.ReadMessage(ref ctx, _level.LevelReader, existing is TDerived derived ? derived : default!);
-
-    public override void RunCallbacks(TBase value) => _level.RunCallbacks((TDerived)value!);
-}
-
-/// <summary>A type below the root of a hierarchy: written and read through the root, as protobuf-net does, then checked.</summary>
-internal sealed class SubtypeCodec<TDerived, TRoot> : MessageCodec<TDerived>
-    where TDerived : TRoot
-{
-    private readonly MessageCodec<TRoot> _root;
-
-    public SubtypeCodec(MessageCodec<TRoot> root) => _root = root;
-
-    public override bool IsDefault(TDerived value) => value is null;
-
-    public override int MeasureBody(TDerived value, int depth) => _root.MeasureBody(value, depth);
-
-    public override void WriteBody(ref WriteContext ctx, TDerived value) => _root.WriteBody(ref ctx, value);
-
-    public override TDerived ReadBody(ref ParseContext ctx, TDerived existing)
-    {
-        var value = _root.ReadBody(ref ctx, existing);
-        return value is TDerived derived ? derived : ThrowHelper.ThrowWrongSubtype<TDerived>(typeof(TDerived), value!.GetType());
     }
 }

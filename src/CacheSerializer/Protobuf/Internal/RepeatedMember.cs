@@ -25,6 +25,9 @@ internal sealed class RepeatedMember<TOwner, TColl, TElem> : MemberCodec<TOwner>
 
     // The declared type is List<T> (or a subclass): read and write it directly, with no type test or interface call.
     private readonly bool _isList = typeof(List<TElem>).IsAssignableFrom(typeof(TColl));
+
+    // Elements that are messages (contracts): measured, written and read without the per-element virtual hops.
+    private readonly MessageCodec<TElem>? _message;
     private readonly uint _tag;
     private readonly int _tagSize;
 
@@ -51,6 +54,7 @@ internal sealed class RepeatedMember<TOwner, TColl, TElem> : MemberCodec<TOwner>
         _packed = packed && codec.IsPackable;
         _overwrite = overwrite;
         _tag = MakeTag(fieldNumber, _packed ? WireType.LengthDelimited : codec.WireType);
+        _message = codec as MessageCodec<TElem>;
         _tagSize = CodedOutputStream.ComputeTagSize(fieldNumber);
     }
 
@@ -74,14 +78,34 @@ internal sealed class RepeatedMember<TOwner, TColl, TElem> : MemberCodec<TOwner>
             }
 
             int size = 0;
-            foreach (var item in items)
+            if (_message is not null)
             {
-                if (item is null)
+                // Inline of MessageCodec.Measure: record each element's size for the writing pass (see SizeCache).
+                var sizes = SizeCache.Current;
+                foreach (var item in items)
                 {
-                    ThrowHelper.ThrowNullElement(_ownerName, Name);
-                }
+                    if (item is null)
+                    {
+                        ThrowHelper.ThrowNullElement(_ownerName, Name);
+                    }
 
-                size += _codec.Measure(item, depth);
+                    int slot = sizes.Reserve();
+                    int body = _message.MeasureBody(item, depth + 1);
+                    sizes.Set(slot, body);
+                    size += CodedOutputStream.ComputeLengthSize(body) + body;
+                }
+            }
+            else
+            {
+                foreach (var item in items)
+                {
+                    if (item is null)
+                    {
+                        ThrowHelper.ThrowNullElement(_ownerName, Name);
+                    }
+
+                    size += _codec.Measure(item, depth);
+                }
             }
 
             return _packed ? _tagSize + CodedOutputStream.ComputeLengthSize(size) + size : size + (items.Length * _tagSize);
@@ -125,6 +149,16 @@ internal sealed class RepeatedMember<TOwner, TColl, TElem> : MemberCodec<TOwner>
                     _codec.Write(ref ctx, item);
                 }
             }
+            else if (_message is not null)
+            {
+                var sizes = SizeCache.Current;
+                foreach (var item in items)
+                {
+                    ctx.WriteTag(_tag);
+                    ctx.WriteLength(sizes.Next());
+                    _message.WriteBody(ref ctx, item);
+                }
+            }
             else
             {
                 foreach (var item in items)
@@ -166,12 +200,19 @@ internal sealed class RepeatedMember<TOwner, TColl, TElem> : MemberCodec<TOwner>
         {
             // The common case, unpacked elements into a List: add directly while the run lasts.
             var list = Unsafe.As<List<TElem>>(target);
-            do
+            if (_message is not null)
             {
-                list.Add(_codec.Read(ref ctx, default!));
-                tag = ctx.ReadTag();
+                Frame<TElem>.ReadRun(ref ctx, _message, list, ref tag);
             }
-            while (tag == _tag);
+            else
+            {
+                do
+                {
+                    list.Add(_codec.Read(ref ctx, default!));
+                    tag = ctx.ReadTag();
+                }
+                while (tag == _tag);
+            }
 
             if (GetTagFieldNumber(tag) != FieldNumber)
             {
@@ -314,57 +355,3 @@ internal sealed class RepeatedMember<TOwner, TColl, TElem> : MemberCodec<TOwner>
 
 /// <summary>The state of one packed block being read: where the values go and how many there are.</summary>
 internal readonly record struct PackedRun<TElem>(ICollection<TElem> Target, int Count);
-
-/// <summary>Views any supported collection as a span without allocating (lists and arrays directly, others via the pool).</summary>
-internal static class CollectionView
-{
-    public static ReadOnlySpan<T> AsSpan<T>(IEnumerable<T> collection, ref T[]? rented)
-    {
-        switch (collection)
-        {
-            case T[] array:
-                return array;
-            case List<T> list:
-                return CollectionsMarshal.AsSpan(list);
-            case ICollection<T> generic:
-                rented = ArrayPool<T>.Shared.Rent(generic.Count);
-                generic.CopyTo(rented, 0);
-                return rented.AsSpan(0, generic.Count);
-            default:
-                var copy = new List<T>(collection);
-                return CollectionsMarshal.AsSpan(copy);
-        }
-    }
-
-    public static void Return<T>(T[]? rented)
-    {
-        if (rented is not null)
-        {
-            ArrayPool<T>.Shared.Return(rented, clearArray: System.Runtime.CompilerServices.RuntimeHelpers.IsReferenceOrContainsReferences<T>());
-        }
-    }
-}
-
-/// <summary>
-/// The empty-collection marker: an empty group (start-group tag then end-group tag) at the collection's own field number.
-/// </summary>
-/// <remarks>
-/// No proto3 field has the group wire type, so Google.Protobuf's generated parser files the marker among the message's
-/// unknown fields and still reads the real elements; protobuf-net skips it as an unknown group. Cost: two tags, so 2 bytes
-/// for field numbers 1-15 and 4 bytes for 16-2047. Null writes nothing, so null and empty both come back as they went.
-/// </remarks>
-internal static class EmptyMarker
-{
-    public const WireType WireType = WireFormat.WireType.StartGroup;
-
-    public static int Size(int tagSize) => 2 * tagSize;
-
-    public static void Write(ref WriteContext ctx, int fieldNumber)
-    {
-        ctx.WriteTag(fieldNumber, WireFormat.WireType.StartGroup);
-        ctx.WriteTag(fieldNumber, WireFormat.WireType.EndGroup);
-    }
-
-    /// <summary>Consumes the group whose start tag was just read (anything inside it is skipped).</summary>
-    public static void Read(ref ParseContext ctx) => ctx.ReadGroup(FieldSkipper.Instance);
-}

@@ -6,14 +6,6 @@ namespace CacheSerializer.Protobuf.Internal;
 /// <summary>Every error text of the engine, in one place: each names the type, the member or number, and the fix.</summary>
 internal static class ThrowHelper
 {
-    public static void ThrowIfTooDeep(int depth, Type type)
-    {
-        if (depth > ProtoModel.MaxDepth)
-        {
-            ThrowTooDeep(type);
-        }
-    }
-
     [DoesNotReturn]
     public static void ThrowTooDeep(Type type) => throw new ProtoException(
         $"The object graph is deeper than {ProtoModel.MaxDepth} nested messages at type {Name(type)}, or it contains a cycle " +
