@@ -54,4 +54,25 @@ public class SchemaEvolutionTests
 
         Assert.Equal(("A", 0), (back.Name, back.Age));
     }
+
+    [Fact]
+    public void Deserialize_RepeatedFieldSplitAroundOtherFields_AppendsEveryRun()
+    {
+        // Records: entry, version, entry, entry (a writer may interleave; protobuf says the runs concatenate).
+        byte[] payload = [0x1A, 0x02, 0x08, 0x01, 0x08, 0x07, 0x1A, 0x02, 0x08, 0x02, 0x1A, 0x02, 0x08, 0x03];
+
+        var back = _model.Deserialize<RecordSetPoco>(payload);
+
+        Assert.Equal(7, back.Version);
+        Assert.Equal([1L, 2L, 3L], back.Entries!.Select(e => e.Id));
+    }
+
+    [Fact]
+    public void Deserialize_PackedAndUnpackedRunsOfOneField_Concatenate()
+    {
+        // Field 2 (UnpackedInts) packed {1, 2}, then unpacked 3, then packed {4}.
+        byte[] payload = [0x12, 0x02, 0x01, 0x02, 0x10, 0x03, 0x12, 0x01, 0x04];
+
+        Assert.Equal([1, 2, 3, 4], _model.Deserialize<RepeatsPoco>(payload).UnpackedInts!);
+    }
 }

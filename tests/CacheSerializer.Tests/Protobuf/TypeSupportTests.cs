@@ -225,6 +225,25 @@ public class TypeSupportTests
         Assert.Contains("Plain", ex.Message, StringComparison.Ordinal);
     }
 
+    [Fact]
+    public void Deserialize_OverwriteList_ReplacesConstructorItems_DefaultAppends()
+    {
+        var bytes = _model.Serialize(new ListDefaults());
+
+        var back = _model.Deserialize<ListDefaults>(bytes);
+
+        Assert.Equal(["ctor", "ctor"], back.Appended);
+        Assert.Equal(["ctor"], back.Overwritten);
+    }
+
+    [ProtoContract]
+    public sealed class ListDefaults
+    {
+        [ProtoMember(1)] public List<string> Appended { get; set; } = ["ctor"];
+
+        [ProtoMember(2, OverwriteList = true)] public List<string> Overwritten { get; set; } = ["ctor"];
+    }
+
     public sealed class Plain
     {
         public string? Name { get; set; }
