@@ -42,6 +42,19 @@ public sealed class ProtoModel
         }
     }
 
+    /// <summary>Gets or sets a value indicating whether a DateTime's Kind is written (bcl.DateTime field 3), so Utc and Local survive.</summary>
+    /// <value>Defaults to <see langword="true"/> (protobuf-net leaves the Kind out unless told; its readers honour it either way).</value>
+    /// <exception cref="InvalidOperationException">The model is already in use.</exception>
+    public bool IncludeDateTimeKind
+    {
+        get => _options.IncludeDateTimeKind;
+        set
+        {
+            ThrowIfFrozen();
+            _options.IncludeDateTimeKind = value;
+        }
+    }
+
     /// <summary>Configures a type that cannot be annotated: its members get field numbers 1, 2, 3... in the order given.</summary>
     /// <param name="type">The class or struct.</param>
     /// <param name="memberNames">Field and property names, in field-number order.</param>

@@ -60,6 +60,17 @@ public class WireFormatTests
     }
 
     [Fact]
+    public void Serialize_UtcDateTimeWithKindOff_IsProtobufNetDefaultLayout()
+    {
+        var model = new ProtoModel { IncludeDateTimeKind = false };
+
+        var bytes = model.Serialize(new Holder<DateTime> { Value = new DateTime(1970, 1, 2, 0, 0, 0, DateTimeKind.Utc) });
+
+        Assert.Equal(new byte[] { 0x0A, 0x02, 0x08, 0x02 }, bytes);
+        Assert.Equal(DateTimeKind.Unspecified, model.Deserialize<Holder<DateTime>>(bytes).Value.Kind);
+    }
+
+    [Fact]
     public void Serialize_DateTimeMaxValue_IsMinMaxScale()
     {
         var bytes = _model.Serialize(new Holder<DateTime> { Value = DateTime.MaxValue });

@@ -168,6 +168,11 @@ internal sealed class DateTimeCodec : MessageCodec<DateTime>
 {
     private static readonly long s_epochTicks = new DateTime(1970, 1, 1, 0, 0, 0, DateTimeKind.Unspecified).Ticks;
 
+    private readonly bool _includeKind;
+
+    /// <param name="includeKind">Whether field 3 carries the Kind (our default) or is left out (protobuf-net's default).</param>
+    public DateTimeCodec(bool includeKind) => _includeKind = includeKind;
+
     public override bool IsDefault(DateTime value) => value.Ticks == 0 && value.Kind == DateTimeKind.Unspecified;
 
     public override int MeasureBody(DateTime value, int depth) => ScaledTicksFormat.Measure(ToScaled(value));
@@ -187,7 +192,7 @@ internal sealed class DateTimeCodec : MessageCodec<DateTime>
     }
 
     // protobuf-net writes MinValue/MaxValue as the MINMAX scale, without a kind.
-    private static ScaledTicks ToScaled(DateTime value)
+    private ScaledTicks ToScaled(DateTime value)
     {
         if (value == DateTime.MaxValue)
         {
@@ -196,7 +201,7 @@ internal sealed class DateTimeCodec : MessageCodec<DateTime>
 
         return value == DateTime.MinValue
             ? new ScaledTicks(-1, ScaledTicksFormat.MinMax, DateTimeKind.Unspecified)
-            : ScaledTicksFormat.FromTicks(value.Ticks - s_epochTicks, value.Kind);
+            : ScaledTicksFormat.FromTicks(value.Ticks - s_epochTicks, _includeKind ? value.Kind : DateTimeKind.Unspecified);
     }
 }
 

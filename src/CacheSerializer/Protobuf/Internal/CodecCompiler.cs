@@ -54,7 +54,6 @@ internal sealed class CodecCompiler
         [typeof(string)] = new StringCodec(),
         [typeof(byte[])] = new BytesCodec(),
         [typeof(TimeSpan)] = new TimeSpanCodec(),
-        [typeof(DateTime)] = new DateTimeCodec(),
         [typeof(Guid)] = new GuidCodec(),
         [typeof(decimal)] = new DecimalCodec(),
         [typeof(DateTimeOffset)] = new DateTimeOffsetCodec(),
@@ -129,6 +128,11 @@ internal sealed class CodecCompiler
         if (s_builtIn.TryGetValue(type, out var builtIn))
         {
             return builtIn;
+        }
+
+        if (type == typeof(DateTime))
+        {
+            return Remember(type, new DateTimeCodec(_options.IncludeDateTimeKind));
         }
 
         if (type.IsEnum)

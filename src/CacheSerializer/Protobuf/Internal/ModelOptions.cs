@@ -13,4 +13,6 @@ internal sealed class ModelOptions
     public Dictionary<Type, Type> Surrogates { get; } = [];
 
     public bool AllowParseableTypes { get; set; } = true;
+
+    public bool IncludeDateTimeKind { get; set; } = true;
 }
