@@ -49,4 +49,7 @@ public sealed class MemcachedClientOptions
     /// <summary>Gets or sets the transcoder that turns values into stored items and back.</summary>
     /// <value><see langword="null"/>: the package's default transcoder.</value>
     public ITranscoder? Transcoder { get; set; }
+
+    /// <summary>Gets or sets the host name resolver; tests wrap the system resolver to observe re-resolution.</summary>
+    internal Func<string, CancellationToken, Task<System.Net.IPAddress[]>>? HostResolver { get; set; }
 }

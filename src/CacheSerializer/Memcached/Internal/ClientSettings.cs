@@ -15,6 +15,7 @@ internal sealed class ClientSettings
         MaxValueSize = options.MaxValueSize;
         MissOnServerFailure = options.MissOnServerFailure;
         Transcoder = transcoder;
+        HostResolver = options.HostResolver ?? System.Net.Dns.GetHostAddressesAsync;
     }
 
     internal IReadOnlyList<ServerEndpoint> Servers { get; }
@@ -36,6 +37,9 @@ internal sealed class ClientSettings
     internal bool MissOnServerFailure { get; }
 
     internal ITranscoder Transcoder { get; }
+
+    /// <summary>Gets the resolver called on every connect (the system's DNS unless a test wraps it).</summary>
+    internal Func<string, CancellationToken, Task<System.Net.IPAddress[]>> HostResolver { get; }
 
     /// <summary>Checks every option at once and returns the snapshot; the exception names the offending property.</summary>
     internal static ClientSettings Create(MemcachedClientOptions options)

@@ -55,8 +55,9 @@ internal sealed class MemcachedConnection
     internal int InFlight => _maxInFlight - _slots.CurrentCount;
 
     /// <summary>Resolves the host (every time: servers in containers change address) and connects, within the connect timeout.</summary>
-    internal static async Task<MemcachedConnection> OpenAsync(MemcachedNode node, ServerEndpoint endpoint, TimeSpan timeout, int maxInFlight, CancellationToken cancellationToken)
+    internal static async Task<MemcachedConnection> OpenAsync(MemcachedNode node, ServerEndpoint endpoint, ClientSettings settings, CancellationToken cancellationToken)
     {
+        TimeSpan timeout = settings.ConnectTimeout;
         using var timeoutSource = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
         timeoutSource.CancelAfter(timeout);
         Socket? socket = null;
@@ -64,7 +65,7 @@ internal sealed class MemcachedConnection
         {
             IPAddress[] addresses = IPAddress.TryParse(endpoint.Host, out IPAddress? literal)
                 ? [literal]
-                : await Dns.GetHostAddressesAsync(endpoint.Host, timeoutSource.Token).ConfigureAwait(false);
+                : await settings.HostResolver(endpoint.Host, timeoutSource.Token).ConfigureAwait(false);
             if (addresses.Length == 0)
             {
                 throw new SocketException((int)SocketError.HostNotFound);
@@ -77,7 +78,7 @@ internal sealed class MemcachedConnection
                 try
                 {
                     await socket.ConnectAsync(new IPEndPoint(address, endpoint.Port), timeoutSource.Token).ConfigureAwait(false);
-                    return new MemcachedConnection(socket, node, maxInFlight);
+                    return new MemcachedConnection(socket, node, settings.MaxInFlightPerConnection);
                 }
                 catch (SocketException ex)
                 {

@@ -61,7 +61,15 @@ internal sealed partial class MemcachedNode : IDisposable
         if (busy is null)
         {
             // No live connection: open one (shared with every caller that arrives meanwhile) and wait for it.
-            busy = await OpenSlotAsync(dead).WaitAsync(cancellationToken).ConfigureAwait(false);
+            try
+            {
+                busy = await OpenSlotAsync(dead).WaitAsync(cancellationToken).ConfigureAwait(false);
+            }
+            catch (MemcachedException ex) when (ex.Operation != operation)
+            {
+                throw ThrowHelper.ForOperation(ex, operation);
+            }
+
             if (busy.TryTakeSlot())
             {
                 return busy;
@@ -200,7 +208,7 @@ internal sealed partial class MemcachedNode : IDisposable
         try
         {
             MemcachedConnection connection = await MemcachedConnection.OpenAsync(
-                this, _endpoint, _settings.ConnectTimeout, _settings.MaxInFlightPerConnection, _disposed.Token).ConfigureAwait(false);
+                this, _endpoint, _settings, _disposed.Token).ConfigureAwait(false);
             lock (_gate)
             {
                 _opening[slot] = null;
@@ -238,7 +246,7 @@ internal sealed partial class MemcachedNode : IDisposable
             {
                 await Task.Delay(_settings.ServerDownInterval, token).ConfigureAwait(false);
                 connection = await MemcachedConnection.OpenAsync(
-                    this, _endpoint, _settings.ConnectTimeout, _settings.MaxInFlightPerConnection, token).ConfigureAwait(false);
+                    this, _endpoint, _settings, token).ConfigureAwait(false);
                 if (!connection.TryTakeSlot())
                 {
                     throw new IOException("the probe could not take a pipeline slot");

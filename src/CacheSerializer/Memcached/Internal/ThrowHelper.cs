@@ -51,6 +51,14 @@ internal static class ThrowHelper
         return new MemcachedException(kind, server, operation, $"{operation} on {server}: the server replied \"{line}\".");
     }
 
+    /// <summary>The same failure, told from the point of view of a caller's operation (a shared connect failed).</summary>
+    internal static MemcachedException ForOperation(MemcachedException ex, string operation)
+    {
+        string prefix = $"{ex.Operation} on {ex.Server}: ";
+        string detail = ex.Message.StartsWith(prefix, StringComparison.Ordinal) ? ex.Message[prefix.Length..] : ex.Message;
+        return new MemcachedException(ex.Kind, ex.Server, operation, $"{operation} on {ex.Server}: {detail}", ex.InnerException ?? ex);
+    }
+
     internal static MemcachedException ProtocolError(string server, string operation, string problem) =>
         new(MemcachedErrorKind.ProtocolError, server, operation,
             $"{operation} on {server}: protocol error: {problem}; the connection was closed.");
