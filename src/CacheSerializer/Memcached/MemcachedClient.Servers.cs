@@ -43,6 +43,8 @@ public sealed partial class MemcachedClient
             pending.Add((batch, ExecuteAsync(node, new MultiGetRequest(batch), read: true, cancellationToken)));
         }
 
+        // Wait for every batch before reading any, so a failing server's exception is observed with the others.
+        await Task.WhenAll(pending.Select(static p => p.Replies)).ConfigureAwait(false);
         var results = new Dictionary<string, T?>(StringComparer.Ordinal);
         foreach ((List<MemcachedKey> batch, Task<GetReply[]> task) in pending)
         {

@@ -202,6 +202,21 @@ public sealed class MemcachedClientFailureTests
     }
 
     [Fact]
+    public async Task ReplyWithNothingWaiting_BreaksTheConnection_NextCallUsesANewOne()
+    {
+        using FakeMemcachedServer stutter = FakeMemcachedServer.AnsweringTwice();
+        MemcachedClientOptions options = Options(stutter.Endpoint);
+        options.ConnectionsPerServer = 1;
+        await using var client = new MemcachedClient(options);
+
+        Assert.False((await client.GetAsync<string>("k")).Found);
+        await Task.Delay(300); // the duplicate reply arrives with nothing waiting: the connection is thrown away
+
+        Assert.False((await client.GetAsync<string>("k")).Found);
+        Assert.Equal(2, stutter.Accepted);
+    }
+
+    [Fact]
     public async Task PoolExhausted_ReportedClearlyNamingTheOptions()
     {
         // EnyimMemcachedCore complaint: pool exhaustion under concurrency reported as "unable to locate node".

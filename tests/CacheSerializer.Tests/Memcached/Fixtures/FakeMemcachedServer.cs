@@ -28,6 +28,7 @@ public sealed class FakeMemcachedServer : IDisposable
         NeverAnswer,
         AnswerMissLate,
         WrongOpaque,
+        AnswerTwice,
     }
 
     /// <summary>Gets the server as <c>127.0.0.1:port</c>.</summary>
@@ -53,6 +54,9 @@ public sealed class FakeMemcachedServer : IDisposable
 
     /// <summary>Answers every request with a miss carrying an opaque no request used.</summary>
     public static FakeMemcachedServer AnsweringWithWrongOpaque() => new(Behaviour.WrongOpaque, TimeSpan.Zero);
+
+    /// <summary>Answers every request with a miss, twice: the second copy arrives with no request waiting for it.</summary>
+    public static FakeMemcachedServer AnsweringTwice() => new(Behaviour.AnswerTwice, TimeSpan.Zero);
 
     /// <summary>Stops listening and closes every accepted connection.</summary>
     public void Dispose()
@@ -120,6 +124,12 @@ public sealed class FakeMemcachedServer : IDisposable
                     if (_behaviour == Behaviour.AnswerMissLate)
                     {
                         await Task.Delay(_delay, _stop.Token);
+                        await socket.SendAsync(Encoding.ASCII.GetBytes($"EN {opaque}\r\n"), SocketFlags.None, _stop.Token);
+                    }
+                    else if (_behaviour == Behaviour.AnswerTwice)
+                    {
+                        await socket.SendAsync(Encoding.ASCII.GetBytes($"EN {opaque}\r\n"), SocketFlags.None, _stop.Token);
+                        await Task.Delay(50, _stop.Token);
                         await socket.SendAsync(Encoding.ASCII.GetBytes($"EN {opaque}\r\n"), SocketFlags.None, _stop.Token);
                     }
                     else
