@@ -14,7 +14,7 @@ namespace CacheSerializer.Benchmarks.Memcached;
 /// </summary>
 /// <remarks>
 /// This is a load comparison, not a micro-benchmark, so it is a console mode rather than a BenchmarkDotNet class.
-/// Usage: <c>dotnet run -c Release --project benchmarks/CacheSerializer.Benchmarks -- client-vs-memcaslap [seconds] [rounds]</c>.
+/// Usage: <c>dotnet run -c Release --project benchmarks/CacheSerializer.Benchmarks -- client-vs-memcaslap [seconds] [rounds] [valueBytes] [concurrency]</c>.
 /// </remarks>
 internal static partial class ClientVsMemcaslap
 {
@@ -30,11 +30,13 @@ internal static partial class ClientVsMemcaslap
 
         int seconds = args.Length > 1 ? int.Parse(args[1], CultureInfo.InvariantCulture) : 8;
         int rounds = args.Length > 2 ? int.Parse(args[2], CultureInfo.InvariantCulture) : 1;
-        RunAsync(seconds, rounds).GetAwaiter().GetResult();
+        int[] sizes = args.Length > 3 ? [int.Parse(args[3], CultureInfo.InvariantCulture)] : [100, 10 * 1024];
+        int[] concurrencies = args.Length > 4 ? [int.Parse(args[4], CultureInfo.InvariantCulture)] : [16, 128];
+        RunAsync(seconds, rounds, sizes, concurrencies).GetAwaiter().GetResult();
         return true;
     }
 
-    private static async Task RunAsync(int seconds, int rounds)
+    private static async Task RunAsync(int seconds, int rounds, int[] sizes, int[] concurrencies)
     {
         string memcaslap = Which("memcaslap") ?? throw new InvalidOperationException("memcaslap not found: apt-get install -y libmemcached-tools");
         int port = FreePort();
@@ -45,9 +47,9 @@ internal static partial class ClientVsMemcaslap
         Console.WriteLine();
         Console.WriteLine("| Value | Concurrency | Contender | ops/s | p50 | p99 | Ratio (ops/s vs memcaslap) |");
         Console.WriteLine("|---|---|---|---:|---:|---:|---:|");
-        foreach (int valueSize in new[] { 100, 10 * 1024 })
+        foreach (int valueSize in sizes)
         {
-            foreach (int concurrency in new[] { 16, 128 })
+            foreach (int concurrency in concurrencies)
             {
                 for (int round = 0; round < rounds; round++)
                 {

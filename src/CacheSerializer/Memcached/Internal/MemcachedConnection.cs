@@ -29,6 +29,8 @@ internal sealed class MemcachedConnection
     private readonly string _server;
     private readonly int _maxInFlight;
     private readonly SemaphoreSlim _slots;
+    // Callers never run the write loop inline: measured against memcaslap (docs/benchmarks.md), letting the write loop
+    // wake on its own thread batches more requests per send and was 1.3-2.5x faster at 16 concurrent callers.
     private readonly Channel<MemcachedRequest> _queue = Channel.CreateUnbounded<MemcachedRequest>(
         new UnboundedChannelOptions { SingleReader = true, AllowSynchronousContinuations = false });
 

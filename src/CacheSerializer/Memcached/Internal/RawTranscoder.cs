@@ -28,7 +28,7 @@ internal sealed class RawTranscoder : ITranscoder
     public object? Deserialize(CacheItem item) => item.Flags switch
     {
         NullFlags => null,
-        RawBytesFlags => item.Data.AsSpan().ToArray(),
+        RawBytesFlags => WholeArray(item.Data) ?? item.Data.AsSpan().ToArray(),
         StringFlags => DecodeString(item),
         _ => throw new CacheSerializerException(
             $"The raw transcoder cannot read an item with flags 0x{item.Flags:X4} ({item.Data.Count} bytes); it reads 0xFA52 (bytes), 0x0112 (string) and 0x0102 (null)."),
@@ -55,6 +55,10 @@ internal sealed class RawTranscoder : ITranscoder
         throw new CacheSerializerException(
             $"The item (flags 0x{item.Flags:X4}) holds a {value.GetType()}, not a {typeof(T)}.");
     }
+
+    /// <summary>The client hands every read its own exact-size array: return it rather than copy it again.</summary>
+    private static byte[]? WholeArray(ArraySegment<byte> data) =>
+        data.Array is { } array && data.Offset == 0 && data.Count == array.Length ? array : null;
 
     private static string DecodeString(CacheItem item)
     {
