@@ -245,6 +245,23 @@ public sealed class MemcachedClientCommandTests : IDisposable
     }
 
     [Fact]
+    public async Task SetAsync_ExpirationBeyond30Days_IsSentAsUnixTimeAndDoesNotExpireAtOnce()
+    {
+        // memcached reads a relative TTL above 30 days as a Unix time (in 1970: already expired).
+        string key = Key("ttl-31-days");
+
+        await _client.SetAsync(key, "long", TimeSpan.FromDays(31));
+
+        Assert.Equal("long", (await _client.GetAsync<string>(key)).Value);
+    }
+
+    [Fact]
+    public async Task SetAsync_NegativeExpiration_ThrowsArgumentOutOfRange()
+    {
+        await Assert.ThrowsAsync<ArgumentOutOfRangeException>(() => _client.SetAsync(Key("negative"), "x", TimeSpan.FromSeconds(-1)));
+    }
+
+    [Fact]
     public async Task GetAndTouchAsync_HitAndMiss()
     {
         string key = Key("gat");

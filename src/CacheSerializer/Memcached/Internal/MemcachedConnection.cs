@@ -177,11 +177,13 @@ internal sealed class MemcachedConnection
         for (int i = 0; i < failed.Count; i++)
         {
             MemcachedRequest request = failed[i];
-            Exception error = cause is MemcachedException { Kind: MemcachedErrorKind.Timeout or MemcachedErrorKind.ServerDown } known && i == 0
-                ? known
-                : cause is MemcachedException { Kind: MemcachedErrorKind.ProtocolError or MemcachedErrorKind.ServerDown } same
-                    ? same
-                    : ThrowHelper.ConnectionBroken(_server, request.Operation, cause);
+            Exception error = cause switch
+            {
+                MemcachedException { Kind: MemcachedErrorKind.Timeout } timeout when i == 0 => timeout,
+                MemcachedException { Kind: MemcachedErrorKind.ProtocolError or MemcachedErrorKind.ServerDown } known
+                    => ThrowHelper.ForOperation(known, request.Operation),
+                _ => ThrowHelper.ConnectionBroken(_server, request.Operation, cause),
+            };
             request.Fail(error);
         }
 

@@ -65,7 +65,7 @@ internal sealed partial class MemcachedNode : IDisposable
             {
                 busy = await OpenSlotAsync(dead).WaitAsync(cancellationToken).ConfigureAwait(false);
             }
-            catch (MemcachedException ex) when (ex.Operation != operation)
+            catch (MemcachedException ex)
             {
                 throw ThrowHelper.ForOperation(ex, operation);
             }

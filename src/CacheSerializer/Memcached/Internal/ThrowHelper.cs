@@ -51,7 +51,7 @@ internal static class ThrowHelper
         return new MemcachedException(kind, server, operation, $"{operation} on {server}: the server replied \"{line}\".");
     }
 
-    /// <summary>The same failure, told from the point of view of a caller's operation (a shared connect failed).</summary>
+    /// <summary>The same failure as a new exception for one caller's operation (one exception object is never shared by several calls).</summary>
     internal static MemcachedException ForOperation(MemcachedException ex, string operation)
     {
         string prefix = $"{ex.Operation} on {ex.Server}: ";
