@@ -74,6 +74,22 @@ public sealed class MemcachedClientMultiServerTests : IDisposable
     }
 
     [Fact]
+    public async Task GetManyAsync_LargeValues_ReadAcrossManyReceives()
+    {
+        string run = Guid.NewGuid().ToString("N");
+        var values = Enumerable.Range(0, 40).ToDictionary(i => $"big:{run}:{i}", i => Enumerable.Range(0, 200_000 + i).Select(b => (byte)(b ^ i)).ToArray());
+        await Task.WhenAll(values.Select(p => _client.SetAsync(p.Key, p.Value)));
+
+        IReadOnlyDictionary<string, byte[]?> hits = await _client.GetManyAsync<byte[]>(values.Keys);
+
+        Assert.Equal(values.Count, hits.Count);
+        foreach ((string key, byte[] value) in values)
+        {
+            Assert.Equal(value, hits[key]);
+        }
+    }
+
+    [Fact]
     public async Task GetManyAsync_NoKeysAndOddKeys_Works()
     {
         string spaced = "many spaced " + Guid.NewGuid();
