@@ -85,6 +85,39 @@ public sealed partial class MemcachedClient : IAsyncDisposable, IDisposable
         return reply.Hit ? new MemcachedGetResult<T>(_transcoder.Deserialize<T>(reply.Item), 0) : default;
     }
 
+    /// <summary>Reads a value, or the default of <typeparamref name="T"/> on a miss (EnyimMemcachedCore's <c>GetValueAsync</c>).</summary>
+    /// <typeparam name="T">The expected type.</typeparam>
+    /// <param name="key">The key.</param>
+    /// <param name="cancellationToken">Cancels the wait; the connection stays in step.</param>
+    /// <returns>The value, or default on a miss; use <see cref="GetAsync{T}"/> to tell a stored default from a miss.</returns>
+    /// <exception cref="MemcachedException">The server is down, timed out, or answered with an error.</exception>
+    /// <exception cref="CacheSerializerException">The transcoder cannot read the stored item as a <typeparamref name="T"/>.</exception>
+    public async Task<T?> GetValueAsync<T>(string key, CancellationToken cancellationToken = default) =>
+        (await GetAsync<T>(key, cancellationToken).ConfigureAwait(false)).Value;
+
+    /// <summary>Reads a value; on a miss, creates it with <paramref name="factory"/>, stores it and returns it.</summary>
+    /// <typeparam name="T">The value's type.</typeparam>
+    /// <param name="key">The key.</param>
+    /// <param name="expiration">The expiration of a created value; null or zero: never expires.</param>
+    /// <param name="factory">Creates the value on a miss.</param>
+    /// <param name="cancellationToken">Cancels the waits (not the factory, which receives it).</param>
+    /// <returns>The cached or created value.</returns>
+    /// <exception cref="ArgumentNullException"><paramref name="factory"/> is null.</exception>
+    /// <exception cref="MemcachedException">The server is down, timed out, or answered with an error.</exception>
+    public async Task<T?> GetValueOrCreateAsync<T>(string key, TimeSpan? expiration, Func<CancellationToken, Task<T>> factory, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(factory);
+        MemcachedGetResult<T> cached = await GetAsync<T>(key, cancellationToken).ConfigureAwait(false);
+        if (cached.Found)
+        {
+            return cached.Value;
+        }
+
+        T created = await factory(cancellationToken).ConfigureAwait(false);
+        await SetAsync(key, created, expiration, cancellationToken).ConfigureAwait(false);
+        return created;
+    }
+
     /// <summary>Reads a value with its CAS token, for a later <see cref="CasAsync{T}"/>.</summary>
     /// <typeparam name="T">The expected type.</typeparam>
     /// <param name="key">The key.</param>

@@ -42,6 +42,24 @@ public sealed class MemcachedClientCommandTests : IDisposable
     }
 
     [Fact]
+    public async Task GetValueOrCreateAsync_MissCreatesOnce_HitReturnsCached()
+    {
+        string key = Key("get-or-create");
+        int calls = 0;
+        Task<string> Factory(CancellationToken ct)
+        {
+            calls++;
+            return Task.FromResult("made");
+        }
+
+        Assert.Equal("made", await _client.GetValueOrCreateAsync(key, TimeSpan.FromMinutes(1), Factory));
+        Assert.Equal("made", await _client.GetValueOrCreateAsync(key, TimeSpan.FromMinutes(1), Factory));
+        Assert.Equal("made", await _client.GetValueAsync<string>(key));
+        Assert.Null(await _client.GetValueAsync<string>(Key("get-value-missing")));
+        Assert.Equal(1, calls);
+    }
+
+    [Fact]
     public async Task SetAsync_EmptyString_ReadsBackAsEmptyNotNull()
     {
         // EnyimMemcachedCore complaint: string.Empty read back as null.
