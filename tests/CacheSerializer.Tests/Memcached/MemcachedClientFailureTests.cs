@@ -247,6 +247,22 @@ public sealed class MemcachedClientFailureTests
     }
 
     [Fact]
+    public async Task ConnectionsPerServer_AllConnectionsAreOpenedAndUsed()
+    {
+        using FakeMemcachedServer server = FakeMemcachedServer.AnsweringMissAfter(TimeSpan.Zero);
+        MemcachedClientOptions options = Options(server.Endpoint);
+        options.ConnectionsPerServer = 3;
+        await using var client = new MemcachedClient(options);
+
+        for (int i = 0; i < 30; i++)
+        {
+            Assert.False((await client.GetAsync<string>($"k{i}")).Found);
+        }
+
+        Assert.Equal(3, server.Accepted);
+    }
+
+    [Fact]
     public async Task TinyPoolUnderHeavyConcurrency_BackPressureNotFailure()
     {
         using MemcachedProcess server = MemcachedProcess.Start();

@@ -52,6 +52,11 @@ internal sealed partial class MemcachedNode : IDisposable
 
             if (connection.TryTakeSlot())
             {
+                if (dead >= 0)
+                {
+                    FillEmptySlots();
+                }
+
                 return connection;
             }
 
@@ -92,6 +97,21 @@ internal sealed partial class MemcachedNode : IDisposable
         }
 
         throw ThrowHelper.QueueFull(Name, operation, count, _settings.MaxInFlightPerConnection, _settings.OperationTimeout);
+    }
+
+    /// <summary>Opens, in the background, every empty slot of the pool that is not already opening, so calls spread
+    /// round-robin over all <see cref="MemcachedClientOptions.ConnectionsPerServer"/> connections (and memcached's
+    /// worker threads) rather than piling onto the first one.</summary>
+    private void FillEmptySlots()
+    {
+        for (int i = 0; i < _connections.Length; i++)
+        {
+            MemcachedConnection? c = Volatile.Read(ref _connections[i]);
+            if ((c is null || c.IsBroken) && Volatile.Read(ref _opening[i]) is null)
+            {
+                _ = OpenSlotAsync(i);
+            }
+        }
     }
 
     /// <summary>Called by the heartbeat: breaks connections whose oldest request has waited past the operation timeout.</summary>
