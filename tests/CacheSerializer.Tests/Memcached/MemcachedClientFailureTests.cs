@@ -216,6 +216,45 @@ public sealed class MemcachedClientFailureTests
         Assert.Equal(2, stutter.Accepted);
     }
 
+    public static TheoryData<string> Commands => new()
+    {
+        "get", "gets", "gat", "set", "add", "replace", "append", "prepend", "cas", "delete", "touch", "incr", "decr", "get_many", "flush_all", "stats",
+    };
+
+    [Theory]
+    [MemberData(nameof(Commands))]
+    public async Task EveryCommand_ServerErrorReply_ThrowsNamingServerAndOperation(string command)
+    {
+        using FakeMemcachedServer failing = FakeMemcachedServer.AnsweringServerError();
+        await using var client = new MemcachedClient(Options(failing.Endpoint));
+        Func<Task> call = command switch
+        {
+            "get" => () => client.GetAsync<string>("k"),
+            "gets" => () => client.GetWithCasAsync<string>("k"),
+            "gat" => () => client.GetAndTouchAsync<string>("k", TimeSpan.FromSeconds(5)),
+            "set" => () => client.SetAsync("k", "v"),
+            "add" => () => client.AddAsync("k", "v"),
+            "replace" => () => client.ReplaceAsync("k", "v"),
+            "append" => () => client.AppendAsync("k", "v"u8.ToArray()),
+            "prepend" => () => client.PrependAsync("k", "v"u8.ToArray()),
+            "cas" => () => client.CasAsync("k", "v", 42),
+            "delete" => () => client.DeleteAsync("k"),
+            "touch" => () => client.TouchAsync("k", TimeSpan.FromSeconds(5)),
+            "incr" => () => client.IncrementAsync("k"),
+            "decr" => () => client.DecrementAsync("k"),
+            "get_many" => () => client.GetManyAsync<string>(["k", "l"]),
+            "flush_all" => () => client.FlushAllAsync(),
+            _ => () => client.GetStatsAsync(),
+        };
+
+        var ex = await Assert.ThrowsAsync<MemcachedException>(call).WaitAsync(Bound);
+
+        Assert.Equal(MemcachedErrorKind.ServerError, ex.Kind);
+        Assert.Equal(command, ex.Operation);
+        Assert.Equal(failing.Endpoint, ex.Server);
+        Assert.Equal($"{command} on {failing.Endpoint}: the server replied \"SERVER_ERROR test failure\".", ex.Message);
+    }
+
     [Fact]
     public async Task PoolExhausted_ReportedClearlyNamingTheOptions()
     {

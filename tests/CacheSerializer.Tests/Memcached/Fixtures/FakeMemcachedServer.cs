@@ -29,6 +29,7 @@ public sealed class FakeMemcachedServer : IDisposable
         AnswerMissLate,
         WrongOpaque,
         AnswerTwice,
+        ServerError,
     }
 
     /// <summary>Gets the server as <c>127.0.0.1:port</c>.</summary>
@@ -57,6 +58,9 @@ public sealed class FakeMemcachedServer : IDisposable
 
     /// <summary>Answers every request with a miss, twice: the second copy arrives with no request waiting for it.</summary>
     public static FakeMemcachedServer AnsweringTwice() => new(Behaviour.AnswerTwice, TimeSpan.Zero);
+
+    /// <summary>Answers every command with <c>SERVER_ERROR test failure</c> (and <c>mn</c> with <c>MN</c>), skipping data blocks.</summary>
+    public static FakeMemcachedServer AnsweringServerError() => new(Behaviour.ServerError, TimeSpan.Zero);
 
     /// <summary>Stops listening and closes every accepted connection.</summary>
     public void Dispose()
@@ -98,6 +102,7 @@ public sealed class FakeMemcachedServer : IDisposable
     {
         byte[] buffer = new byte[64 * 1024];
         var pending = new StringBuilder();
+        bool skipDataLine = false;
         try
         {
             while (!_stop.IsCancellationRequested)
@@ -120,6 +125,20 @@ public sealed class FakeMemcachedServer : IDisposable
                 {
                     string line = text[..end];
                     text = text[(end + 2)..];
+                    if (_behaviour == Behaviour.ServerError)
+                    {
+                        if (skipDataLine)
+                        {
+                            skipDataLine = false;
+                            continue;
+                        }
+
+                        skipDataLine = line.StartsWith("ms ", StringComparison.Ordinal);
+                        string answer = line == "mn" ? "MN\r\n" : "SERVER_ERROR test failure\r\n";
+                        await socket.SendAsync(Encoding.ASCII.GetBytes(answer), SocketFlags.None, _stop.Token);
+                        continue;
+                    }
+
                     string opaque = line.Split(' ').FirstOrDefault(t => t.StartsWith('O')) ?? "O0";
                     if (_behaviour == Behaviour.AnswerMissLate)
                     {
