@@ -1,0 +1,251 @@
+using System.Diagnostics;
+using System.Globalization;
+using System.Net;
+using System.Net.Sockets;
+using System.Text;
+using System.Text.RegularExpressions;
+using CacheSerializer.Memcached;
+
+namespace CacheSerializer.Benchmarks.Memcached;
+
+/// <summary>
+/// Console mode <c>client-vs-memcaslap</c>: our client and Debian's memcaslap (libmemcached-tools) side by side on the
+/// same local memcached, with the same value size, get/set mix (90/10), key length (64) and concurrency.
+/// </summary>
+/// <remarks>
+/// This is a load comparison, not a micro-benchmark, so it is a console mode rather than a BenchmarkDotNet class.
+/// Usage: <c>dotnet run -c Release --project benchmarks/CacheSerializer.Benchmarks -- client-vs-memcaslap [seconds] [rounds] [valueBytes] [concurrency]</c>.
+/// </remarks>
+internal static partial class ClientVsMemcaslap
+{
+    private const int KeyCount = 10_000;
+    private const int KeyLength = 64;
+
+    internal static bool TryRun(string[] args)
+    {
+        if (args.Length == 0 || args[0] != "client-vs-memcaslap")
+        {
+            return false;
+        }
+
+        int seconds = args.Length > 1 ? int.Parse(args[1], CultureInfo.InvariantCulture) : 8;
+        int rounds = args.Length > 2 ? int.Parse(args[2], CultureInfo.InvariantCulture) : 1;
+        int[] sizes = args.Length > 3 ? [int.Parse(args[3], CultureInfo.InvariantCulture)] : [100, 10 * 1024];
+        int[] concurrencies = args.Length > 4 ? [int.Parse(args[4], CultureInfo.InvariantCulture)] : [16, 128];
+        RunAsync(seconds, rounds, sizes, concurrencies).GetAwaiter().GetResult();
+        return true;
+    }
+
+    private static async Task RunAsync(int seconds, int rounds, int[] sizes, int[] concurrencies)
+    {
+        string memcaslap = Which("memcaslap") ?? throw new InvalidOperationException("memcaslap not found: apt-get install -y libmemcached-tools");
+        int port = FreePort();
+        using Process server = StartMemcached(port);
+        string endpoint = $"127.0.0.1:{port}";
+        Console.WriteLine($"# {DateTime.UtcNow:yyyy-MM-dd HH:mm} UTC, {Environment.ProcessorCount} cores, {System.Runtime.InteropServices.RuntimeInformation.OSDescription}, .NET {Environment.Version}");
+        Console.WriteLine($"# memcached 1.6.18 at {endpoint} (-t 2 -m 512), {seconds} s per run, {rounds} round(s), 90% get / 10% set, {KeyLength}-byte keys");
+        Console.WriteLine();
+        Console.WriteLine("| Value | Concurrency | Contender | ops/s | p50 | p99 | Ratio (ops/s vs memcaslap) |");
+        Console.WriteLine("|---|---|---|---:|---:|---:|---:|");
+        foreach (int valueSize in sizes)
+        {
+            foreach (int concurrency in concurrencies)
+            {
+                for (int round = 0; round < rounds; round++)
+                {
+                    RunResult theirs = RunMemcaslap(memcaslap, endpoint, valueSize, concurrency, seconds);
+                    RunResult ours = await RunClientAsync(endpoint, valueSize, concurrency, seconds);
+                    string size = valueSize == 100 ? "100 B" : "10 KB";
+                    Console.WriteLine($"| {size} | {concurrency} | memcaslap (-T 2 -c {concurrency}) | {theirs.OpsPerSecond:N0} | {theirs.P50} | {theirs.P99} | 1.00 |");
+                    Console.WriteLine($"| {size} | {concurrency} | MemcachedClient ({concurrency} tasks) | {ours.OpsPerSecond:N0} | {ours.P50} | {ours.P99} | {ours.OpsPerSecond / theirs.OpsPerSecond:F2} |");
+                }
+            }
+        }
+
+        server.Kill();
+    }
+
+    private static async Task<RunResult> RunClientAsync(string endpoint, int valueSize, int concurrency, int seconds)
+    {
+        var options = new MemcachedClientOptions { OperationTimeout = TimeSpan.FromSeconds(10) };
+        options.Servers.Add(endpoint);
+        await using var client = new MemcachedClient(options);
+        string[] keys = Enumerable.Range(0, KeyCount).Select(i => $"bench:{i:D10}:".PadRight(KeyLength, 'k')).ToArray();
+        byte[] value = new byte[valueSize];
+        Random.Shared.NextBytes(value);
+        foreach (string[] chunk in keys.Chunk(500))
+        {
+            await Task.WhenAll(chunk.Select(k => client.SetAsync(k, value)));
+        }
+
+        // Warm up (JIT, connections), then measure.
+        await DriveAsync(client, keys, value, concurrency, TimeSpan.FromSeconds(1), histogram: null);
+        var histogram = new long[1_000_001];
+        var clock = Stopwatch.StartNew();
+        long ops = await DriveAsync(client, keys, value, concurrency, TimeSpan.FromSeconds(seconds), histogram);
+        double elapsed = clock.Elapsed.TotalSeconds;
+        return new RunResult(ops / elapsed, Percentile(histogram, ops, 0.50), Percentile(histogram, ops, 0.99));
+    }
+
+    private static async Task<long> DriveAsync(MemcachedClient client, string[] keys, byte[] value, int concurrency, TimeSpan duration, long[]? histogram)
+    {
+        long deadline = Stopwatch.GetTimestamp() + (long)(duration.TotalSeconds * Stopwatch.Frequency);
+        long total = 0;
+        Task[] workers = Enumerable.Range(0, concurrency).Select(w => Task.Run(async () =>
+        {
+            var random = new Random(w);
+            long done = 0;
+            while (Stopwatch.GetTimestamp() < deadline)
+            {
+                string key = keys[random.Next(keys.Length)];
+                long start = Stopwatch.GetTimestamp();
+                if (random.Next(10) == 0)
+                {
+                    await client.SetAsync(key, value).ConfigureAwait(false);
+                }
+                else
+                {
+                    MemcachedGetResult<byte[]> hit = await client.GetAsync<byte[]>(key).ConfigureAwait(false);
+                    if (!hit.Found || hit.Value!.Length != value.Length)
+                    {
+                        throw new InvalidOperationException($"wrong reply for {key}");
+                    }
+                }
+
+                if (histogram is not null)
+                {
+                    long micros = (Stopwatch.GetTimestamp() - start) * 1_000_000 / Stopwatch.Frequency;
+                    Interlocked.Increment(ref histogram[Math.Min(micros, histogram.Length - 1)]);
+                }
+
+                done++;
+            }
+
+            Interlocked.Add(ref total, done);
+        })).ToArray();
+        await Task.WhenAll(workers).ConfigureAwait(false);
+        return total;
+    }
+
+    private static string Percentile(long[] histogram, long count, double fraction)
+    {
+        long target = (long)Math.Ceiling(count * fraction);
+        long seen = 0;
+        for (int micros = 0; micros < histogram.Length; micros++)
+        {
+            seen += histogram[micros];
+            if (seen >= target)
+            {
+                return $"{micros} µs";
+            }
+        }
+
+        return "> 1 s";
+    }
+
+    private static RunResult RunMemcaslap(string memcaslap, string endpoint, int valueSize, int concurrency, int seconds)
+    {
+        string config = Path.Combine(Path.GetTempPath(), $"memcaslap-{valueSize}.cfg");
+        File.WriteAllText(config, $"key\n{KeyLength} {KeyLength} 1\nvalue\n{valueSize} {valueSize} 1\ncmd\n0 0.1\n1 0.9\n");
+        var info = new ProcessStartInfo(memcaslap, $"-s {endpoint} -T 2 -c {concurrency} -t {seconds}s -S {seconds}s -F {config}")
+        {
+            RedirectStandardOutput = true,
+            RedirectStandardError = true,
+            UseShellExecute = false,
+        };
+        using Process process = Process.Start(info)!;
+        Task<string> stderr = process.StandardError.ReadToEndAsync();
+        string output = process.StandardOutput.ReadToEnd();
+        process.WaitForExit();
+        _ = stderr.Result;
+        Match tps = TpsPattern().Match(output);
+        if (!tps.Success)
+        {
+            throw new InvalidOperationException("memcaslap printed no TPS line:\n" + output);
+        }
+
+        (string p50, string p99) = Log2Percentiles(output);
+        return new RunResult(double.Parse(tps.Groups[1].Value, CultureInfo.InvariantCulture), p50, p99);
+    }
+
+    /// <summary>memcaslap reports latency as a log2 histogram (µs): rows "N: c(2^N) c(2^(N+1)) c(2^(N+2)) c(2^(N+3))".</summary>
+    private static (string P50, string P99) Log2Percentiles(string output)
+    {
+        int total = output.LastIndexOf("Total Statistics", StringComparison.Ordinal);
+        if (total < 0)
+        {
+            return ("n/a", "n/a");
+        }
+
+        var buckets = new SortedDictionary<int, long>();
+        foreach (Match row in Log2RowPattern().Matches(output[total..]))
+        {
+            int exponent = int.Parse(row.Groups[1].Value, CultureInfo.InvariantCulture);
+            string[] counts = row.Groups[2].Value.Split(' ', StringSplitOptions.RemoveEmptyEntries);
+            for (int i = 0; i < counts.Length; i++)
+            {
+                buckets[exponent + i] = long.Parse(counts[i], CultureInfo.InvariantCulture);
+            }
+        }
+
+        long count = buckets.Values.Sum();
+        string At(double fraction)
+        {
+            long seen = 0;
+            foreach ((int exponent, long n) in buckets)
+            {
+                seen += n;
+                if (seen >= count * fraction)
+                {
+                    return $"{1L << exponent}-{(1L << (exponent + 1)) - 1} µs";
+                }
+            }
+
+            return "n/a";
+        }
+
+        return (At(0.50), At(0.99));
+    }
+
+    private static Process StartMemcached(int port)
+    {
+        string binary = Which("memcached") ?? throw new InvalidOperationException("memcached not found: apt-get install -y memcached");
+        string user = Environment.UserName == "root" ? "-u root " : string.Empty;
+        var process = Process.Start(new ProcessStartInfo(binary, $"{user}-l 127.0.0.1 -p {port} -U 0 -m 512 -t 2 -c 4096") { UseShellExecute = false })!;
+        for (int i = 0; i < 200; i++)
+        {
+            try
+            {
+                using var probe = new TcpClient();
+                probe.Connect(IPAddress.Loopback, port);
+                return process;
+            }
+            catch (SocketException)
+            {
+                Thread.Sleep(25);
+            }
+        }
+
+        process.Kill();
+        throw new InvalidOperationException("memcached did not start");
+    }
+
+    private static int FreePort()
+    {
+        using var listener = new TcpListener(IPAddress.Loopback, 0);
+        listener.Start();
+        return ((IPEndPoint)listener.LocalEndpoint).Port;
+    }
+
+    private static string? Which(string name) =>
+        (Environment.GetEnvironmentVariable("PATH") ?? string.Empty).Split(':')
+            .Select(dir => Path.Combine(dir, name)).FirstOrDefault(File.Exists);
+
+    [GeneratedRegex(@"TPS:\s*([0-9.]+)")]
+    private static partial Regex TpsPattern();
+
+    [GeneratedRegex(@"^\s+(\d+):((?:\s+\d+)+)\s*$", RegexOptions.Multiline)]
+    private static partial Regex Log2RowPattern();
+
+    private readonly record struct RunResult(double OpsPerSecond, string P50, string P99);
+}

@@ -1,0 +1,147 @@
+using System.Buffers.Text;
+
+namespace CacheSerializer.Memcached.Internal.Protocol;
+
+/// <summary>Parses meta replies and text lines out of a byte buffer; pure code, no socket.</summary>
+/// <remarks>
+/// Each method returns false when the buffer does not yet hold a whole reply (the caller reads more and retries) and
+/// throws <see cref="ProtocolViolationException"/> when the bytes cannot be a reply, so a connection out of step is
+/// detected and closed rather than read on.
+/// </remarks>
+internal static class MetaReplyParser
+{
+    /// <summary>Reply lines are short (a code, a size and a few flags; a key echo at most 250 bytes): anything longer is garbage.</summary>
+    internal const int MaxLineLength = 8192;
+
+    /// <summary>Larger than any item memcached stores (its -I limit tops out at 1 GiB).</summary>
+    internal const int MaxDataLength = 1024 * 1024 * 1024;
+
+    /// <summary>Reads one text line (without CRLF).</summary>
+    internal static bool TryReadLine(ReadOnlySpan<byte> buffer, out ReadOnlySpan<byte> line, out int consumed)
+    {
+        int lf = buffer.Length > MaxLineLength + 2 ? buffer[..(MaxLineLength + 2)].IndexOf((byte)'\n') : buffer.IndexOf((byte)'\n');
+        if (lf < 0)
+        {
+            if (buffer.Length > MaxLineLength + 1)
+            {
+                throw new ProtocolViolationException($"a reply line is longer than {MaxLineLength} bytes");
+            }
+
+            line = default;
+            consumed = 0;
+            return false;
+        }
+
+        if (lf == 0 || buffer[lf - 1] != (byte)'\r')
+        {
+            throw new ProtocolViolationException("a reply line does not end with CRLF");
+        }
+
+        line = buffer[..(lf - 1)];
+        consumed = lf + 1;
+        return true;
+    }
+
+    /// <summary>Reads one meta reply: a line and, for <c>VA</c>, its data block and CRLF.</summary>
+    internal static bool TryRead(ReadOnlySpan<byte> buffer, out MetaReply reply, out int consumed)
+    {
+        reply = default;
+        if (!TryReadLine(buffer, out ReadOnlySpan<byte> line, out int lineLength))
+        {
+            consumed = 0;
+            return false;
+        }
+
+        MetaReplyCode code = ParseCode(line);
+        ReadOnlySpan<byte> flags = line.Length > 3 ? line[3..] : default;
+        if (code != MetaReplyCode.Value)
+        {
+            reply = new MetaReply(code, line, code is MetaReplyCode.Error or MetaReplyCode.ClientError or MetaReplyCode.ServerError ? default : flags, default);
+            consumed = lineLength;
+            return true;
+        }
+
+        // VA <size> <flags>*
+        int space = flags.IndexOf((byte)' ');
+        ReadOnlySpan<byte> sizeText = space < 0 ? flags : flags[..space];
+        if (!Utf8Parser.TryParse(sizeText, out int size, out int used) || used != sizeText.Length || size < 0 || size > MaxDataLength)
+        {
+            throw new ProtocolViolationException("a VA reply has no valid size");
+        }
+
+        int total = lineLength + size + 2;
+        if (buffer.Length < total)
+        {
+            consumed = 0;
+            return false;
+        }
+
+        if (buffer[lineLength + size] != (byte)'\r' || buffer[lineLength + size + 1] != (byte)'\n')
+        {
+            throw new ProtocolViolationException($"the {size}-byte data block of a VA reply is not followed by CRLF");
+        }
+
+        reply = new MetaReply(code, line, space < 0 ? default : flags[(space + 1)..], buffer.Slice(lineLength, size));
+        consumed = total;
+        return true;
+    }
+
+    /// <summary>How many bytes the reply starting the buffer needs in all, when its line is complete; otherwise 0.</summary>
+    internal static int RequiredLength(ReadOnlySpan<byte> buffer)
+    {
+        if (buffer.Length < 3 || buffer[0] != (byte)'V' || buffer[1] != (byte)'A' || buffer[2] != (byte)' ')
+        {
+            return 0;
+        }
+
+        int lf = buffer.IndexOf((byte)'\n');
+        if (lf < 0)
+        {
+            return 0;
+        }
+
+        ReadOnlySpan<byte> rest = buffer[3..];
+        return Utf8Parser.TryParse(rest, out int size, out _) && size is >= 0 and <= MaxDataLength ? lf + 1 + size + 2 : 0;
+    }
+
+    private static MetaReplyCode ParseCode(ReadOnlySpan<byte> line)
+    {
+        if (line.Length == 2 || (line.Length > 2 && line[2] == (byte)' '))
+        {
+            switch ((line[0] << 8) | line[1])
+            {
+                case ('V' << 8) | 'A' when line.Length > 3:
+                    return MetaReplyCode.Value;
+                case ('H' << 8) | 'D':
+                    return MetaReplyCode.Success;
+                case ('E' << 8) | 'N':
+                    return MetaReplyCode.Miss;
+                case ('N' << 8) | 'F':
+                    return MetaReplyCode.NotFound;
+                case ('N' << 8) | 'S':
+                    return MetaReplyCode.NotStored;
+                case ('E' << 8) | 'X':
+                    return MetaReplyCode.Exists;
+                case ('M' << 8) | 'N':
+                    return MetaReplyCode.Noop;
+            }
+        }
+
+        if (line.SequenceEqual("ERROR"u8) || line.StartsWith("ERROR "u8))
+        {
+            return MetaReplyCode.Error;
+        }
+
+        if (line.StartsWith("CLIENT_ERROR"u8))
+        {
+            return MetaReplyCode.ClientError;
+        }
+
+        if (line.StartsWith("SERVER_ERROR"u8))
+        {
+            return MetaReplyCode.ServerError;
+        }
+
+        throw new ProtocolViolationException($"\"{System.Text.Encoding.ASCII.GetString(line[..Math.Min(line.Length, 64)])}\" is not a meta reply");
+    }
+}

@@ -1,0 +1,59 @@
+using System.Buffers;
+using System.Buffers.Text;
+using CacheSerializer.Memcached.Internal.Protocol;
+
+namespace CacheSerializer.Memcached.Internal.Requests;
+
+/// <summary><c>ma</c>: increment or decrement, creating the counter with an initial value on a miss when asked.</summary>
+internal sealed class ArithmeticRequest : MemcachedRequest<ulong?>
+{
+    private readonly MemcachedKey _key;
+    private readonly bool _decrement;
+    private readonly ulong _delta;
+    private readonly ulong? _initial;
+    private readonly long _ttl;
+
+    internal ArithmeticRequest(MemcachedKey key, bool decrement, ulong delta, ulong? initial, long ttl)
+    {
+        _key = key;
+        _decrement = decrement;
+        _delta = delta;
+        _initial = initial;
+        _ttl = ttl;
+    }
+
+    internal override string Operation => _decrement ? "decr" : "incr";
+
+    internal override void Write(IBufferWriter<byte> writer) =>
+        MetaWriter.WriteArithmetic(writer, _key, _decrement, _delta, _initial, _ttl, Opaque);
+
+    internal override bool TryParse(ReadOnlySpan<byte> buffer, out int consumed)
+    {
+        if (!MetaReplyParser.TryRead(buffer, out MetaReply reply, out consumed))
+        {
+            return false;
+        }
+
+        switch (reply.Code)
+        {
+            case MetaReplyCode.Value:
+                reply.CheckOpaque(Opaque);
+                if (!Utf8Parser.TryParse(reply.Data, out ulong value, out int used) || used != reply.Data.Length)
+                {
+                    throw new ProtocolViolationException($"the value of an ma reply is not a number ({reply.Data.Length} bytes)");
+                }
+
+                Complete(value, "stored");
+                return true;
+            case MetaReplyCode.NotFound or MetaReplyCode.NotStored:
+                reply.CheckOpaque(Opaque);
+                Complete(null, "not_found");
+                return true;
+            case MetaReplyCode.Error or MetaReplyCode.ClientError or MetaReplyCode.ServerError:
+                CompleteWithError(reply.LineText);
+                return true;
+            default:
+                throw new ProtocolViolationException($"\"{reply.LineText}\" is not a reply to ma");
+        }
+    }
+}

@@ -1,0 +1,76 @@
+using System.Buffers;
+using CacheSerializer.Memcached.Internal.Protocol;
+
+namespace CacheSerializer.Memcached.Internal.Requests;
+
+/// <summary>A batch of quiet <c>mg</c>s for one server, ended by <c>mn</c>: only hits (and errors) answer, then <c>MN</c>.</summary>
+/// <remarks>
+/// Each <c>mg</c> carries <c>O&lt;index&gt;</c> so a hit is matched to its key without echoing the key; hits come back in
+/// request order, so the indexes must increase. An error line stops nothing: the batch reads on to <c>MN</c> (keeping the
+/// connection in step) and then fails.
+/// </remarks>
+internal sealed class MultiGetRequest : MemcachedRequest<GetReply[]>
+{
+    private readonly IReadOnlyList<MemcachedKey> _keys;
+    private readonly GetReply[] _results;
+    private long _lastIndex = -1;
+    private int _hits;
+    private string? _error;
+
+    internal MultiGetRequest(IReadOnlyList<MemcachedKey> keys)
+    {
+        _keys = keys;
+        _results = new GetReply[keys.Count];
+    }
+
+    internal override string Operation => "get_many";
+
+    internal override void Write(IBufferWriter<byte> writer)
+    {
+        for (int i = 0; i < _keys.Count; i++)
+        {
+            MetaWriter.WriteGet(writer, _keys[i], value: true, cas: false, touchTtl: -1, quiet: true, (uint)i);
+        }
+
+        MetaWriter.WriteNoop(writer);
+    }
+
+    internal override bool TryParse(ReadOnlySpan<byte> buffer, out int consumed)
+    {
+        if (!MetaReplyParser.TryRead(buffer, out MetaReply reply, out consumed))
+        {
+            return false;
+        }
+
+        switch (reply.Code)
+        {
+            case MetaReplyCode.Value:
+                long index = (long)reply.GetNumber((byte)'O', ulong.MaxValue);
+                if (index <= _lastIndex || index >= _keys.Count)
+                {
+                    throw new ProtocolViolationException($"a multi-get hit carries opaque O{index}, which is not a later key of the batch of {_keys.Count}");
+                }
+
+                _lastIndex = index;
+                _results[index] = new GetReply(new CacheItem(reply.GetFlags(), new ArraySegment<byte>(reply.Data.ToArray())), 0, -1);
+                _hits++;
+                return false;
+            case MetaReplyCode.Noop:
+                if (_error is not null)
+                {
+                    CompleteWithError(_error);
+                }
+                else
+                {
+                    Complete(_results, _hits == _keys.Count ? "hit" : _hits == 0 ? "miss" : "partial");
+                }
+
+                return true;
+            case MetaReplyCode.Error or MetaReplyCode.ClientError or MetaReplyCode.ServerError:
+                _error ??= reply.LineText;
+                return false;
+            default:
+                throw new ProtocolViolationException($"\"{reply.LineText}\" is not a reply to a quiet mg batch");
+        }
+    }
+}

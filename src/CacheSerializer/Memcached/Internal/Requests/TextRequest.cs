@@ -1,0 +1,95 @@
+using System.Buffers;
+using System.Text;
+using CacheSerializer.Memcached.Internal.Protocol;
+
+namespace CacheSerializer.Memcached.Internal.Requests;
+
+/// <summary>The classic text commands the meta protocol has no form for: <c>stats</c>, <c>flush_all</c>, and <c>mn</c> as a probe.</summary>
+internal sealed class TextRequest : MemcachedRequest<IReadOnlyDictionary<string, string>>
+{
+    private static readonly IReadOnlyDictionary<string, string> Empty = new Dictionary<string, string>();
+
+    private readonly Kind _kind;
+    private readonly Dictionary<string, string>? _stats;
+
+    private TextRequest(Kind kind)
+    {
+        _kind = kind;
+        _stats = kind == Kind.Stats ? new Dictionary<string, string>(StringComparer.Ordinal) : null;
+    }
+
+    private enum Kind
+    {
+        Stats,
+        FlushAll,
+        Noop,
+    }
+
+    internal override string Operation => _kind switch
+    {
+        Kind.Stats => "stats",
+        Kind.FlushAll => "flush_all",
+        _ => "noop",
+    };
+
+    internal static TextRequest Stats() => new(Kind.Stats);
+
+    internal static TextRequest FlushAll() => new(Kind.FlushAll);
+
+    internal static TextRequest Noop() => new(Kind.Noop);
+
+    internal override void Write(IBufferWriter<byte> writer)
+    {
+        switch (_kind)
+        {
+            case Kind.Stats:
+                MetaWriter.WriteText(writer, "stats"u8);
+                break;
+            case Kind.FlushAll:
+                MetaWriter.WriteText(writer, "flush_all"u8);
+                break;
+            default:
+                MetaWriter.WriteNoop(writer);
+                break;
+        }
+    }
+
+    internal override bool TryParse(ReadOnlySpan<byte> buffer, out int consumed)
+    {
+        if (!MetaReplyParser.TryReadLine(buffer, out ReadOnlySpan<byte> line, out consumed))
+        {
+            return false;
+        }
+
+        if (line.StartsWith("SERVER_ERROR"u8) || line.StartsWith("CLIENT_ERROR"u8) || line.SequenceEqual("ERROR"u8))
+        {
+            CompleteWithError(Encoding.ASCII.GetString(line));
+            return true;
+        }
+
+        switch (_kind)
+        {
+            case Kind.Stats when line.StartsWith("STAT "u8):
+                ReadOnlySpan<byte> rest = line[5..];
+                int space = rest.IndexOf((byte)' ');
+                if (space < 0)
+                {
+                    throw new ProtocolViolationException("a STAT line has no value");
+                }
+
+                _stats![Encoding.ASCII.GetString(rest[..space])] = Encoding.ASCII.GetString(rest[(space + 1)..]);
+                return false;
+            case Kind.Stats when line.SequenceEqual("END"u8):
+                Complete(_stats!, "hit");
+                return true;
+            case Kind.FlushAll when line.SequenceEqual("OK"u8):
+                Complete(Empty, "stored");
+                return true;
+            case Kind.Noop when line.SequenceEqual("MN"u8):
+                Complete(Empty, "hit");
+                return true;
+            default:
+                throw new ProtocolViolationException($"\"{Encoding.ASCII.GetString(line[..Math.Min(line.Length, 64)])}\" is not a reply to {Operation}");
+        }
+    }
+}

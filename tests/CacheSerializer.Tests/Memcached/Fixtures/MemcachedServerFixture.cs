@@ -1,0 +1,64 @@
+using CacheSerializer.Memcached;
+
+namespace CacheSerializer.Tests.Memcached.Fixtures;
+
+/// <summary>Three real memcached servers shared by a test collection; each test uses its own keys.</summary>
+public sealed class MemcachedServerFixture : IDisposable
+{
+    /// <summary>Starts the servers (fails with the install command when memcached is missing).</summary>
+    public MemcachedServerFixture()
+    {
+        Servers = [MemcachedProcess.Start(), MemcachedProcess.Start(), MemcachedProcess.Start()];
+    }
+
+    /// <summary>Gets the running servers.</summary>
+    public IReadOnlyList<MemcachedProcess> Servers { get; }
+
+    /// <summary>Gets the first server, for single-server tests.</summary>
+    public MemcachedProcess Primary => Servers[0];
+
+    /// <summary>Builds options for the first <paramref name="serverCount"/> servers with short timeouts suited to tests.</summary>
+    public MemcachedClientOptions Options(int serverCount = 1)
+    {
+        var options = new MemcachedClientOptions
+        {
+            ConnectTimeout = TimeSpan.FromSeconds(2),
+            OperationTimeout = TimeSpan.FromSeconds(5),
+            ServerDownInterval = TimeSpan.FromMilliseconds(500),
+        };
+        for (int i = 0; i < serverCount; i++)
+        {
+            options.Servers.Add(Servers[i].Endpoint);
+        }
+
+        return options;
+    }
+
+    /// <summary>Creates a client on the first <paramref name="serverCount"/> servers.</summary>
+    public MemcachedClient CreateClient(int serverCount = 1, Action<MemcachedClientOptions>? configure = null)
+    {
+        MemcachedClientOptions options = Options(serverCount);
+        configure?.Invoke(options);
+        return new MemcachedClient(options);
+    }
+
+    /// <summary>A key no other test uses.</summary>
+    public static string UniqueKey(string name) => $"{name}:{Guid.NewGuid():N}";
+
+    /// <summary>Stops the servers.</summary>
+    public void Dispose()
+    {
+        foreach (MemcachedProcess server in Servers)
+        {
+            server.Dispose();
+        }
+    }
+}
+
+/// <summary>The test collection that shares one <see cref="MemcachedServerFixture"/>.</summary>
+[CollectionDefinition(Name)]
+public sealed class MemcachedCollection : ICollectionFixture<MemcachedServerFixture>
+{
+    /// <summary>The collection's name.</summary>
+    public const string Name = "memcached";
+}

@@ -1,0 +1,94 @@
+using System.Buffers;
+using System.Text;
+using CacheSerializer.Memcached.Internal;
+using CacheSerializer.Memcached.Internal.Protocol;
+
+namespace CacheSerializer.Tests.Memcached.Internal.Protocol;
+
+public class MetaWriterTests
+{
+    private static string Written(Action<ArrayBufferWriter<byte>> write)
+    {
+        var buffer = new ArrayBufferWriter<byte>();
+        write(buffer);
+        return Encoding.UTF8.GetString(buffer.WrittenSpan);
+    }
+
+    private static MemcachedKey Key(string text) => MemcachedKey.Create(string.Empty, text);
+
+    [Fact]
+    public void WriteGet_ValueOnly_IsMgWithValueFlagsAndOpaque()
+    {
+        Assert.Equal("mg foo v f O7\r\n", Written(w => MetaWriter.WriteGet(w, Key("foo"), value: true, cas: false, touchTtl: -1, quiet: false, opaque: 7)));
+    }
+
+    [Fact]
+    public void WriteGet_CasTtlTouchQuiet_AllFlagsInOrder()
+    {
+        Assert.Equal("mg foo v f c t T30 q O1\r\n", Written(w => MetaWriter.WriteGet(w, Key("foo"), value: true, cas: true, touchTtl: 30, quiet: true, opaque: 1, ttl: true)));
+    }
+
+    [Fact]
+    public void WriteGet_Base64Key_AddsBFlag()
+    {
+        Assert.Equal("mg YSBi b v f O2\r\n", Written(w => MetaWriter.WriteGet(w, Key("a b"), value: true, cas: false, touchTtl: -1, quiet: false, opaque: 2)));
+    }
+
+    [Fact]
+    public void WriteGet_TouchWithoutValue_IsMgWithT()
+    {
+        Assert.Equal("mg foo T0 O3\r\n", Written(w => MetaWriter.WriteGet(w, Key("foo"), value: false, cas: false, touchTtl: 0, quiet: false, opaque: 3)));
+    }
+
+    [Fact]
+    public void WriteSet_Set_HasLengthFlagsTtlAndDataBlock()
+    {
+        Assert.Equal("ms foo 2 F4294967295 T60 O9\r\nhi\r\n", Written(w => MetaWriter.WriteSet(w, Key("foo"), MetaWriter.ModeSet, uint.MaxValue, 60, 0, "hi"u8, 9)));
+    }
+
+    [Theory]
+    [InlineData(MetaWriter.ModeAdd, "ME")]
+    [InlineData(MetaWriter.ModeReplace, "MR")]
+    [InlineData(MetaWriter.ModeAppend, "MA")]
+    [InlineData(MetaWriter.ModePrepend, "MP")]
+    public void WriteSet_Modes_WriteModeFlag(byte mode, string flag)
+    {
+        Assert.Equal($"ms k 0 F0 T0 {flag} O1\r\n\r\n", Written(w => MetaWriter.WriteSet(w, Key("k"), mode, 0, 0, 0, default, 1)));
+    }
+
+    [Fact]
+    public void WriteSet_Cas_WritesCFlag()
+    {
+        Assert.Equal("ms k 1 F5 T0 C12345678901 O4\r\nx\r\n", Written(w => MetaWriter.WriteSet(w, Key("k"), MetaWriter.ModeSet, 5, 0, 12345678901, "x"u8, 4)));
+    }
+
+    [Fact]
+    public void WriteSet_ValueSpellingProtocolLines_IsSentVerbatimByLength()
+    {
+        Assert.Equal("ms k 7 F0 T0 O1\r\n\r\nEND\r\n\r\n", Written(w => MetaWriter.WriteSet(w, Key("k"), MetaWriter.ModeSet, 0, 0, 0, "\r\nEND\r\n"u8, 1)));
+    }
+
+    [Fact]
+    public void WriteDelete_IsMd()
+    {
+        Assert.Equal("md foo O5\r\n", Written(w => MetaWriter.WriteDelete(w, Key("foo"), 5)));
+    }
+
+    [Fact]
+    public void WriteArithmetic_IncrementWithInitial_HasNAndJ()
+    {
+        Assert.Equal("ma c v D5 N60 J100 O6\r\n", Written(w => MetaWriter.WriteArithmetic(w, Key("c"), decrement: false, 5, 100, 60, 6)));
+    }
+
+    [Fact]
+    public void WriteArithmetic_DecrementWithoutInitial_HasModeDAndNoN()
+    {
+        Assert.Equal("ma c v MD D1 O6\r\n", Written(w => MetaWriter.WriteArithmetic(w, Key("c"), decrement: true, 1, null, 0, 6)));
+    }
+
+    [Fact]
+    public void WriteNoop_IsMn()
+    {
+        Assert.Equal("mn\r\n", Written(MetaWriter.WriteNoop));
+    }
+}

@@ -1,0 +1,421 @@
+using System.Diagnostics;
+using System.Net;
+using CacheSerializer.Memcached;
+using CacheSerializer.Tests.Memcached.Fixtures;
+using Microsoft.Extensions.Logging;
+
+namespace CacheSerializer.Tests.Memcached;
+
+/// <summary>Faults: servers killed and restarted, listeners that never answer, and each EnyimMemcachedCore complaint.</summary>
+public sealed class MemcachedClientFailureTests
+{
+    private static readonly TimeSpan Bound = TimeSpan.FromSeconds(15);
+
+    private static MemcachedClientOptions Options(params string[] servers)
+    {
+        var options = new MemcachedClientOptions
+        {
+            ConnectTimeout = TimeSpan.FromSeconds(1),
+            OperationTimeout = TimeSpan.FromSeconds(1),
+            ServerDownInterval = TimeSpan.FromMilliseconds(300),
+        };
+        foreach (string server in servers)
+        {
+            options.Servers.Add(server);
+        }
+
+        return options;
+    }
+
+    private static async Task<T> Eventually<T>(Func<Task<T>> attempt, TimeSpan within)
+    {
+        var clock = Stopwatch.StartNew();
+        while (true)
+        {
+            try
+            {
+                return await attempt();
+            }
+            catch (MemcachedException) when (clock.Elapsed < within)
+            {
+                await Task.Delay(50);
+            }
+        }
+    }
+
+    [Fact]
+    public async Task ServerKilledMidRun_ItsKeysFailFast_OthersWork_ReturnsAfterRestart_NoWrongValue()
+    {
+        using MemcachedProcess a = MemcachedProcess.Start();
+        using MemcachedProcess b = MemcachedProcess.Start();
+        using MemcachedProcess c = MemcachedProcess.Start();
+        var logs = new ListLoggerProvider();
+        using var loggerFactory = LoggerFactory.Create(builder => builder.AddProvider(logs).SetMinimumLevel(LogLevel.Debug));
+        await using var client = new MemcachedClient(Options(a.Endpoint, b.Endpoint, c.Endpoint), loggerFactory);
+        string[] keys = Enumerable.Range(0, 300).Select(i => $"kill:{i}").ToArray();
+        string[] onB = keys.Where(k => client.GetServerForKey(k) == b.Endpoint).ToArray();
+        string[] elsewhere = keys.Except(onB).ToArray();
+        Assert.NotEmpty(onB);
+        await Task.WhenAll(keys.Select(k => client.SetAsync(k, "value-of:" + k)));
+
+        // Workers read and write all the time; a read may fail, but a value may never belong to another key.
+        int wrong = 0;
+        int failures = 0;
+        using var stop = new CancellationTokenSource();
+        Task[] workers = Enumerable.Range(0, 8).Select(w => Task.Run(async () =>
+        {
+            for (int i = 0; !stop.IsCancellationRequested && i < 1_000_000; i++)
+            {
+                string key = keys[(w * 37 + i) % keys.Length];
+                try
+                {
+                    MemcachedGetResult<string> read = await client.GetAsync<string>(key);
+                    if (read.Found && read.Value != "value-of:" + key)
+                    {
+                        Interlocked.Increment(ref wrong);
+                    }
+
+                    if (i % 5 == 0)
+                    {
+                        await client.SetAsync(key, "value-of:" + key);
+                    }
+                }
+                catch (MemcachedException)
+                {
+                    Interlocked.Increment(ref failures);
+                }
+            }
+        })).ToArray();
+
+        await Task.Delay(200);
+        b.Kill();
+
+        // Its keys fail with our exception (first the broken connection or refused connect, then fast while down)...
+        MemcachedException down = await Assert.ThrowsAsync<MemcachedException>(() => Eventually(async () =>
+        {
+            await client.GetAsync<string>(onB[0]);
+            return 0;
+        }, TimeSpan.Zero).WaitAsync(Bound));
+        Assert.Equal(b.Endpoint, down.Server);
+        var failFast = Stopwatch.StartNew();
+        var fast = await Assert.ThrowsAsync<MemcachedException>(() => client.SetAsync(onB[0], "x"));
+        failFast.Stop();
+        Assert.Contains(fast.Kind, new[] { MemcachedErrorKind.ServerDown, MemcachedErrorKind.ConnectFailed });
+        Assert.Equal("set", fast.Operation);
+
+        // ...while the other servers keep working.
+        foreach (string key in elsewhere.Take(50))
+        {
+            Assert.Equal("value-of:" + key, (await client.GetAsync<string>(key)).Value);
+        }
+
+        b.Restart();
+        await Eventually(() => client.SetAsync(onB[0], "value-of:" + onB[0]), Bound);
+        Assert.Equal("value-of:" + onB[0], (await client.GetAsync<string>(onB[0])).Value);
+
+        await stop.CancelAsync();
+        await Task.WhenAll(workers).WaitAsync(Bound);
+        Assert.Equal(0, wrong);
+        Assert.True(failures > 0);
+        Assert.Contains(logs.Entries, e => e.Level == LogLevel.Warning && e.Message.Contains($"{b.Endpoint} marked down", StringComparison.Ordinal));
+        Assert.Contains(logs.Entries, e => e.Level == LogLevel.Information && e.Message.Contains($"{b.Endpoint} is back up", StringComparison.Ordinal));
+    }
+
+    [Fact]
+    public async Task ServerDown_FailsFastWhileDown()
+    {
+        int port = MemcachedProcess.FreePort();
+        await using var client = new MemcachedClient(Options($"127.0.0.1:{port}") is var o ? WithDownInterval(o, TimeSpan.FromSeconds(30)) : null!);
+
+        var first = await Assert.ThrowsAsync<MemcachedException>(() => client.GetAsync<string>("k"));
+        var clock = Stopwatch.StartNew();
+        var second = await Assert.ThrowsAsync<MemcachedException>(() => client.GetAsync<string>("k"));
+        clock.Stop();
+
+        Assert.Equal(MemcachedErrorKind.ConnectFailed, first.Kind);
+        Assert.Equal(MemcachedErrorKind.ServerDown, second.Kind);
+        Assert.Equal("get", second.Operation);
+        Assert.Contains($"127.0.0.1:{port}", second.Message, StringComparison.Ordinal);
+        Assert.True(clock.ElapsedMilliseconds < 100, $"a down server took {clock.ElapsedMilliseconds} ms to fail");
+    }
+
+    private static MemcachedClientOptions WithDownInterval(MemcachedClientOptions options, TimeSpan interval)
+    {
+        options.ServerDownInterval = interval;
+        return options;
+    }
+
+    [Fact]
+    public async Task MissOnServerFailure_ReadsOfDownServerAreMisses_WritesStillThrow()
+    {
+        int port = MemcachedProcess.FreePort();
+        MemcachedClientOptions options = Options($"127.0.0.1:{port}");
+        options.MissOnServerFailure = true;
+        await using var client = new MemcachedClient(options);
+
+        Assert.False((await client.GetAsync<string>("k")).Found);
+        Assert.Empty(await client.GetManyAsync<string>(["k", "l"]));
+        await Assert.ThrowsAsync<MemcachedException>(() => client.SetAsync("k", "v"));
+    }
+
+    [Fact]
+    public async Task ListenerThatNeverAnswers_TimeoutFires_NothingHangs()
+    {
+        using FakeMemcachedServer silent = FakeMemcachedServer.NeverAnswering();
+        await using var client = new MemcachedClient(Options(silent.Endpoint));
+        var clock = Stopwatch.StartNew();
+
+        Task<MemcachedGetResult<string>>[] calls = Enumerable.Range(0, 20).Select(i => client.GetAsync<string>($"k{i}")).ToArray();
+        MemcachedException[] errors = await Task.WhenAll(calls.Select(t => Assert.ThrowsAsync<MemcachedException>(() => t))).WaitAsync(Bound);
+
+        Assert.InRange(clock.Elapsed, TimeSpan.FromMilliseconds(900), TimeSpan.FromSeconds(5));
+        Assert.Contains(errors, e => e.Kind == MemcachedErrorKind.Timeout && e.Message.Contains("awaiting the reply", StringComparison.Ordinal));
+        Assert.All(errors, e => Assert.Equal(silent.Endpoint, e.Server));
+        Assert.Equal(MemcachedErrorKind.ServerDown, (await Assert.ThrowsAsync<MemcachedException>(() => client.GetAsync<string>("after"))).Kind);
+    }
+
+    [Fact]
+    public async Task ListenerThatNeverAnswers_CancellationEndsTheWaitAtOnce()
+    {
+        using FakeMemcachedServer silent = FakeMemcachedServer.NeverAnswering();
+        MemcachedClientOptions options = Options(silent.Endpoint);
+        options.OperationTimeout = TimeSpan.FromSeconds(30);
+        await using var client = new MemcachedClient(options);
+        using var cts = new CancellationTokenSource(TimeSpan.FromMilliseconds(200));
+        var clock = Stopwatch.StartNew();
+
+        await Assert.ThrowsAnyAsync<OperationCanceledException>(() => client.GetAsync<string>("k", cts.Token)).WaitAsync(Bound);
+
+        Assert.True(clock.Elapsed < TimeSpan.FromSeconds(2), $"cancellation took {clock.Elapsed}");
+    }
+
+    [Fact]
+    public async Task ReplyWithAnotherRequestsOpaque_BreaksTheConnectionWithProtocolError()
+    {
+        using FakeMemcachedServer liar = FakeMemcachedServer.AnsweringWithWrongOpaque();
+        await using var client = new MemcachedClient(Options(liar.Endpoint));
+
+        var ex = await Assert.ThrowsAsync<MemcachedException>(() => client.GetAsync<string>("k")).WaitAsync(Bound);
+
+        Assert.Equal(MemcachedErrorKind.ProtocolError, ex.Kind);
+        Assert.Contains("O999999", ex.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task ReplyWithNothingWaiting_BreaksTheConnection_NextCallUsesANewOne()
+    {
+        using FakeMemcachedServer stutter = FakeMemcachedServer.AnsweringTwice();
+        MemcachedClientOptions options = Options(stutter.Endpoint);
+        options.ConnectionsPerServer = 1;
+        await using var client = new MemcachedClient(options);
+
+        Assert.False((await client.GetAsync<string>("k")).Found);
+        await Task.Delay(300); // the duplicate reply arrives with nothing waiting: the connection is thrown away
+
+        Assert.False((await client.GetAsync<string>("k")).Found);
+        Assert.Equal(2, stutter.Accepted);
+    }
+
+    public static TheoryData<string> Commands => new()
+    {
+        "get", "gets", "gat", "set", "add", "replace", "append", "prepend", "cas", "delete", "touch", "incr", "decr", "get_many", "flush_all", "stats",
+    };
+
+    [Theory]
+    [MemberData(nameof(Commands))]
+    public async Task EveryCommand_ServerErrorReply_ThrowsNamingServerAndOperation(string command)
+    {
+        using FakeMemcachedServer failing = FakeMemcachedServer.AnsweringServerError();
+        await using var client = new MemcachedClient(Options(failing.Endpoint));
+        Func<Task> call = command switch
+        {
+            "get" => () => client.GetAsync<string>("k"),
+            "gets" => () => client.GetWithCasAsync<string>("k"),
+            "gat" => () => client.GetAndTouchAsync<string>("k", TimeSpan.FromSeconds(5)),
+            "set" => () => client.SetAsync("k", "v"),
+            "add" => () => client.AddAsync("k", "v"),
+            "replace" => () => client.ReplaceAsync("k", "v"),
+            "append" => () => client.AppendAsync("k", "v"u8.ToArray()),
+            "prepend" => () => client.PrependAsync("k", "v"u8.ToArray()),
+            "cas" => () => client.CasAsync("k", "v", 42),
+            "delete" => () => client.DeleteAsync("k"),
+            "touch" => () => client.TouchAsync("k", TimeSpan.FromSeconds(5)),
+            "incr" => () => client.IncrementAsync("k"),
+            "decr" => () => client.DecrementAsync("k"),
+            "get_many" => () => client.GetManyAsync<string>(["k", "l"]),
+            "flush_all" => () => client.FlushAllAsync(),
+            _ => () => client.GetStatsAsync(),
+        };
+
+        var ex = await Assert.ThrowsAsync<MemcachedException>(call).WaitAsync(Bound);
+
+        Assert.Equal(MemcachedErrorKind.ServerError, ex.Kind);
+        Assert.Equal(command, ex.Operation);
+        Assert.Equal(failing.Endpoint, ex.Server);
+        Assert.Equal($"{command} on {failing.Endpoint}: the server replied \"SERVER_ERROR test failure\".", ex.Message);
+    }
+
+    [Fact]
+    public async Task PoolExhausted_ReportedClearlyNamingTheOptions()
+    {
+        // EnyimMemcachedCore complaint: pool exhaustion under concurrency reported as "unable to locate node".
+        using FakeMemcachedServer slow = FakeMemcachedServer.AnsweringMissAfter(TimeSpan.FromMilliseconds(700));
+        MemcachedClientOptions options = Options(slow.Endpoint);
+        options.ConnectionsPerServer = 1;
+        options.MaxInFlightPerConnection = 1;
+        await using var client = new MemcachedClient(options);
+
+        Task<MemcachedGetResult<string>>[] calls = Enumerable.Range(0, 4).Select(i => client.GetAsync<string>($"k{i}")).ToArray();
+        Exception?[] outcomes = await Task.WhenAll(calls.Select(async t =>
+        {
+            try
+            {
+                await t;
+                return null;
+            }
+            catch (Exception ex)
+            {
+                return ex;
+            }
+        })).WaitAsync(Bound);
+
+        Assert.Null(outcomes[0]);
+        MemcachedException full = Assert.IsType<MemcachedException>(outcomes.First(e => e is not null));
+        Assert.Equal(MemcachedErrorKind.QueueFull, full.Kind);
+        Assert.Contains("raise MemcachedClientOptions.ConnectionsPerServer (currently 1), MaxInFlightPerConnection (currently 1)", full.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task ConnectionsPerServer_AllConnectionsAreOpenedAndUsed()
+    {
+        using FakeMemcachedServer server = FakeMemcachedServer.AnsweringMissAfter(TimeSpan.Zero);
+        MemcachedClientOptions options = Options(server.Endpoint);
+        options.ConnectionsPerServer = 3;
+        await using var client = new MemcachedClient(options);
+
+        for (int i = 0; i < 30; i++)
+        {
+            Assert.False((await client.GetAsync<string>($"k{i}")).Found);
+        }
+
+        Assert.Equal(3, server.Accepted);
+    }
+
+    [Fact]
+    public async Task TinyPoolUnderHeavyConcurrency_BackPressureNotFailure()
+    {
+        using MemcachedProcess server = MemcachedProcess.Start();
+        MemcachedClientOptions options = Options(server.Endpoint);
+        options.ConnectionsPerServer = 1;
+        options.MaxInFlightPerConnection = 4;
+        options.OperationTimeout = TimeSpan.FromSeconds(10);
+        await using var client = new MemcachedClient(options);
+
+        string[] values = await Task.WhenAll(Enumerable.Range(0, 2000).Select(async i =>
+        {
+            await client.SetAsync($"bp:{i}", $"v{i}");
+            return (await client.GetAsync<string>($"bp:{i}")).Value!;
+        })).WaitAsync(Bound);
+
+        Assert.Equal(Enumerable.Range(0, 2000).Select(i => $"v{i}"), values);
+    }
+
+    [Fact]
+    public async Task StartUpUnderLoad_NoDeadlock()
+    {
+        // EnyimMemcachedCore complaint: a deadlock at start-up under load. A fresh client with no connection gets
+        // 3,000 calls at once, some from threads that block on the result.
+        using MemcachedProcess server = MemcachedProcess.Start();
+        await using var client = new MemcachedClient(Options(server.Endpoint));
+
+        Task<MemcachedStoreResult>[] async = Enumerable.Range(0, 3000).Select(i => client.SetAsync($"start:{i}", "v")).ToArray();
+        Task<bool>[] blocking = Enumerable.Range(0, 8).Select(i => Task.Run(() => client.SetAsync($"start-sync:{i}", "v").GetAwaiter().GetResult() == MemcachedStoreResult.Stored)).ToArray();
+
+        await Task.WhenAll(async).WaitAsync(Bound);
+        await Task.WhenAll(blocking).WaitAsync(Bound);
+        Assert.All(async, t => Assert.Equal(MemcachedStoreResult.Stored, t.Result));
+        Assert.All(blocking, t => Assert.True(t.Result));
+    }
+
+    [Fact]
+    public async Task ServerRestartedWhileIdle_NextStoresAllSucceed_NoHang()
+    {
+        // EnyimMemcachedCore complaints: a hang forever after a server restart; stale/reset sockets that fail some stores.
+        using MemcachedProcess server = MemcachedProcess.Start();
+        MemcachedClientOptions options = Options(server.Endpoint);
+        options.ConnectionsPerServer = 4;
+        await using var client = new MemcachedClient(options);
+        await Task.WhenAll(Enumerable.Range(0, 200).Select(i => client.SetAsync($"warm:{i}", "v")));
+
+        server.Restart();
+        await Task.Delay(100); // the idle connections' read loops see the close
+
+        MemcachedStoreResult[] results = await Task.WhenAll(Enumerable.Range(0, 200).Select(i => client.SetAsync($"after:{i}", "v"))).WaitAsync(Bound);
+        Assert.All(results, r => Assert.Equal(MemcachedStoreResult.Stored, r));
+        Assert.Equal("v", (await client.GetAsync<string>("after:7")).Value);
+    }
+
+    [Fact]
+    public async Task HostName_ResolvedAgainOnEveryReconnect()
+    {
+        // EnyimMemcachedCore complaint: no DNS re-resolution. "localhost" goes through the system resolver on each connect.
+        using MemcachedProcess server = MemcachedProcess.Start();
+        var resolved = new List<string>();
+        MemcachedClientOptions options = Options($"localhost:{server.Port}");
+        options.ConnectionsPerServer = 1;
+        options.HostResolver = async (host, ct) =>
+        {
+            IPAddress[] addresses = await Dns.GetHostAddressesAsync(host, ct);
+            lock (resolved)
+            {
+                resolved.Add(host);
+            }
+
+            return addresses.Where(a => a.AddressFamily == System.Net.Sockets.AddressFamily.InterNetwork).ToArray();
+        };
+        await using var client = new MemcachedClient(options);
+
+        await client.SetAsync("dns", "1");
+        server.Restart();
+        await Task.Delay(100);
+        await Eventually(() => client.SetAsync("dns", "2"), Bound);
+
+        Assert.Equal("2", (await client.GetAsync<string>("dns")).Value);
+        Assert.Equal(["localhost", "localhost"], resolved);
+    }
+
+    [Fact]
+    public async Task Errors_AreThrownNotSwallowed()
+    {
+        // EnyimMemcachedCore complaint: errors swallowed by default, Set returns false with no reason.
+        int port = MemcachedProcess.FreePort();
+        await using var client = new MemcachedClient(Options($"127.0.0.1:{port}"));
+
+        var ex = await Assert.ThrowsAsync<MemcachedException>(() => client.SetAsync("k", "v"));
+
+        Assert.Equal("set", ex.Operation);
+        Assert.Equal($"127.0.0.1:{port}", ex.Server);
+        Assert.IsAssignableFrom<CacheSerializerException>(ex);
+        Assert.NotNull(ex.InnerException);
+    }
+
+    [Fact]
+    public async Task Dispose_FailsCallsInFlightAndLaterCalls()
+    {
+        using FakeMemcachedServer silent = FakeMemcachedServer.NeverAnswering();
+        var client = new MemcachedClient(Options(silent.Endpoint) is var o ? WithTimeout(o) : null!);
+        Task<MemcachedGetResult<string>> inFlight = client.GetAsync<string>("k");
+        await Task.Delay(100);
+
+        await client.DisposeAsync();
+
+        await Assert.ThrowsAsync<MemcachedException>(() => inFlight).WaitAsync(Bound);
+        await Assert.ThrowsAsync<ObjectDisposedException>(() => client.GetAsync<string>("k"));
+    }
+
+    private static MemcachedClientOptions WithTimeout(MemcachedClientOptions options)
+    {
+        options.OperationTimeout = TimeSpan.FromSeconds(30);
+        return options;
+    }
+}

@@ -1,0 +1,190 @@
+using System.Diagnostics.Metrics;
+using System.Text;
+using CacheSerializer.Memcached;
+using CacheSerializer.Tests.Memcached.Fixtures;
+using Microsoft.Extensions.Caching.Distributed;
+using Microsoft.Extensions.DependencyInjection;
+
+namespace CacheSerializer.Tests.Memcached;
+
+/// <summary>The IDistributedCache contract: get, set, refresh, remove, absolute and sliding expiry, cancellation.</summary>
+public sealed class MemcachedDistributedCacheTests : IDisposable
+{
+    private readonly MemcachedProcess _server = MemcachedProcess.Start();
+    private readonly ServiceProvider _provider;
+    private readonly IDistributedCache _cache;
+    private readonly MemcachedClient _client;
+
+    public MemcachedDistributedCacheTests()
+    {
+        _provider = new ServiceCollection().AddMemcached(o => o.Servers.Add(_server.Endpoint)).BuildServiceProvider();
+        _cache = _provider.GetRequiredService<IDistributedCache>();
+        _client = _provider.GetRequiredService<MemcachedClient>();
+    }
+
+    public void Dispose()
+    {
+        _provider.Dispose();
+        _server.Dispose();
+    }
+
+    private static byte[] Bytes(string s) => Encoding.UTF8.GetBytes(s);
+
+    [Fact]
+    public async Task SetGetRemove_RoundTripThenGone()
+    {
+        await _cache.SetAsync("dc:a", Bytes("value"), new DistributedCacheEntryOptions());
+
+        Assert.Equal(Bytes("value"), await _cache.GetAsync("dc:a"));
+        await _cache.RemoveAsync("dc:a");
+        Assert.Null(await _cache.GetAsync("dc:a"));
+        Assert.Null(await _cache.GetAsync("dc:never"));
+    }
+
+    [Fact]
+    public void SyncMethods_Work()
+    {
+        _cache.Set("dc:sync", Bytes("s"), new DistributedCacheEntryOptions { SlidingExpiration = TimeSpan.FromMinutes(1) });
+        _cache.Refresh("dc:sync");
+
+        Assert.Equal(Bytes("s"), _cache.Get("dc:sync"));
+        _cache.Remove("dc:sync");
+        Assert.Null(_cache.Get("dc:sync"));
+    }
+
+    [Fact]
+    public async Task EmptyValue_IsAHitNotNull()
+    {
+        await _cache.SetAsync("dc:empty", [], new DistributedCacheEntryOptions());
+
+        byte[]? value = await _cache.GetAsync("dc:empty");
+
+        Assert.NotNull(value);
+        Assert.Empty(value);
+    }
+
+    [Fact]
+    public async Task Expirations_AbsoluteSlidingAndCapped_BehaveAsDocumented()
+    {
+        // Run side by side so the test waits about 4 seconds in all (memcached's clock has one-second steps).
+        await Task.WhenAll(AbsoluteExpires(), SlidingKeptAliveByReadsThenExpires(), SlidingCappedByAbsolute(), RefreshSlides());
+    }
+
+    private async Task AbsoluteExpires()
+    {
+        await _cache.SetAsync("dc:abs", Bytes("x"), new DistributedCacheEntryOptions { AbsoluteExpirationRelativeToNow = TimeSpan.FromSeconds(1) });
+        Assert.NotNull(await _cache.GetAsync("dc:abs"));
+        await Task.Delay(2100);
+        Assert.Null(await _cache.GetAsync("dc:abs"));
+    }
+
+    private async Task SlidingKeptAliveByReadsThenExpires()
+    {
+        await _cache.SetAsync("dc:slide", Bytes("x"), new DistributedCacheEntryOptions { SlidingExpiration = TimeSpan.FromSeconds(2) });
+        for (int i = 0; i < 3; i++)
+        {
+            await Task.Delay(1000);
+            Assert.NotNull(await _cache.GetAsync("dc:slide"));
+        }
+
+        // Three seconds after it was set it is alive only because the reads moved its TTL; now let it lapse.
+        await Task.Delay(3100);
+        Assert.Null(await _cache.GetAsync("dc:slide"));
+    }
+
+    private async Task SlidingCappedByAbsolute()
+    {
+        await _cache.SetAsync("dc:capped", Bytes("x"), new DistributedCacheEntryOptions
+        {
+            SlidingExpiration = TimeSpan.FromSeconds(30),
+            AbsoluteExpirationRelativeToNow = TimeSpan.FromSeconds(2),
+        });
+        await Task.Delay(1000);
+        Assert.NotNull(await _cache.GetAsync("dc:capped"));
+        await Task.Delay(1500);
+        Assert.Null(await _cache.GetAsync("dc:capped"));
+    }
+
+    private async Task RefreshSlides()
+    {
+        await _cache.SetAsync("dc:refresh", Bytes("x"), new DistributedCacheEntryOptions { SlidingExpiration = TimeSpan.FromSeconds(2) });
+        for (int i = 0; i < 3; i++)
+        {
+            await Task.Delay(1000);
+            await _cache.RefreshAsync("dc:refresh");
+        }
+
+        Assert.NotNull(await _cache.GetAsync("dc:refresh"));
+    }
+
+    [Fact]
+    public async Task SlidingRead_AtMostTwoCommands_AndNoCompanionKey()
+    {
+        await _cache.SetAsync("dc:count", Bytes("x"), new DistributedCacheEntryOptions { SlidingExpiration = TimeSpan.FromSeconds(100) });
+        await _client.TouchAsync("dc:count", TimeSpan.FromSeconds(50)); // so the next read must slide it
+        var commands = new List<string>();
+        using var listener = new MeterListener();
+        listener.InstrumentPublished = (instrument, l) =>
+        {
+            if (instrument.Meter.Name == MemcachedClient.MeterName && instrument.Name == "memcached.client.operations")
+            {
+                l.EnableMeasurementEvents(instrument);
+            }
+        };
+        listener.SetMeasurementEventCallback<long>((_, _, tags, _) =>
+        {
+            string server = string.Empty;
+            string command = string.Empty;
+            foreach (KeyValuePair<string, object?> tag in tags)
+            {
+                server = tag.Key == "memcached.server" ? (string)tag.Value! : server;
+                command = tag.Key == "memcached.command" ? (string)tag.Value! : command;
+            }
+
+            if (server == _server.Endpoint)
+            {
+                lock (commands)
+                {
+                    commands.Add(command);
+                }
+            }
+        });
+        listener.Start();
+
+        await _cache.GetAsync("dc:count");
+        await _cache.GetAsync("dc:count");
+
+        listener.Dispose();
+        Assert.Equal(["get", "touch", "get"], commands); // the second read finds the TTL already slid: one command
+        IReadOnlyDictionary<string, IReadOnlyDictionary<string, string>> stats = await _client.GetStatsAsync();
+        Assert.Equal("1", stats[_server.Endpoint]["curr_items"]);
+    }
+
+    [Fact]
+    public async Task EveryMethod_HonoursCancellation()
+    {
+        using var cts = new CancellationTokenSource();
+        await cts.CancelAsync();
+        var options = new DistributedCacheEntryOptions();
+
+        await Assert.ThrowsAnyAsync<OperationCanceledException>(() => _cache.GetAsync("dc:c", cts.Token));
+        await Assert.ThrowsAnyAsync<OperationCanceledException>(() => _cache.SetAsync("dc:c", [1], options, cts.Token));
+        await Assert.ThrowsAnyAsync<OperationCanceledException>(() => _cache.RefreshAsync("dc:c", cts.Token));
+        await Assert.ThrowsAnyAsync<OperationCanceledException>(() => _cache.RemoveAsync("dc:c", cts.Token));
+    }
+
+    [Fact]
+    public async Task SetAsync_AbsoluteInThePast_Throws()
+    {
+        await Assert.ThrowsAsync<ArgumentOutOfRangeException>(() => _cache.SetAsync("dc:past", [1],
+            new DistributedCacheEntryOptions { AbsoluteExpiration = DateTimeOffset.UtcNow.AddSeconds(-1) }));
+    }
+
+    [Fact]
+    public async Task GetAsync_ItemWrittenByTheClient_ReturnsItsBytes()
+    {
+        await _client.SetAsync("dc:raw", Bytes("raw"));
+
+        Assert.Equal(Bytes("raw"), await _cache.GetAsync("dc:raw"));
+    }
+}

@@ -1,0 +1,78 @@
+using System.Text;
+using CacheSerializer.Memcached;
+using CacheSerializer.Tests.Memcached.Fixtures;
+using Microsoft.Extensions.Caching.Distributed;
+using Microsoft.Extensions.Configuration;
+using Microsoft.Extensions.DependencyInjection;
+
+namespace CacheSerializer.Tests.Memcached;
+
+[Collection(MemcachedCollection.Name)]
+public sealed class MemcachedServiceCollectionExtensionsTests(MemcachedServerFixture fixture)
+{
+    private static IConfiguration Json(string json) =>
+        new ConfigurationBuilder().AddJsonStream(new MemoryStream(Encoding.UTF8.GetBytes(json))).Build();
+
+    [Fact]
+    public async Task AddMemcached_FromConfigurationSection_BindsOptionsAndRegistersCache()
+    {
+        IConfiguration configuration = Json($$"""
+            {
+              "Memcached": {
+                "Servers": [ "{{fixture.Primary.Endpoint}}" ],
+                "KeyPrefix": "di:",
+                "ConnectionsPerServer": 3,
+                "OperationTimeout": "00:00:03"
+              }
+            }
+            """);
+        await using ServiceProvider provider = new ServiceCollection().AddMemcached(configuration.GetSection("Memcached")).BuildServiceProvider();
+
+        MemcachedClient client = provider.GetRequiredService<MemcachedClient>();
+        IDistributedCache cache = provider.GetRequiredService<IDistributedCache>();
+        await cache.SetAsync("from-config", [7], new DistributedCacheEntryOptions());
+
+        Assert.Equal([fixture.Primary.Endpoint], client.Servers);
+        Assert.Same(client, provider.GetRequiredService<MemcachedClient>());
+        Assert.Equal([7], await cache.GetAsync("from-config"));
+        await using var plain = new MemcachedClient(fixture.Options());
+        Assert.True(await plain.TouchAsync("di:from-config", TimeSpan.FromMinutes(1))); // stored under the bound prefix
+    }
+
+    [Fact]
+    public void AddMemcached_SectionWithoutServers_ResolvingNamesTheProperty()
+    {
+        IConfiguration configuration = Json("""{ "Memcached": { "KeyPrefix": "x" } }""");
+        using ServiceProvider provider = new ServiceCollection().AddMemcached(configuration.GetSection("Memcached")).BuildServiceProvider();
+
+        var ex = Assert.Throws<MemcachedConfigurationException>(() => provider.GetRequiredService<IDistributedCache>());
+
+        Assert.Equal("Servers", ex.PropertyName);
+    }
+
+    [Fact]
+    public async Task AddMemcached_Action_ReplacesAnEarlierDistributedCache()
+    {
+        var services = new ServiceCollection();
+        services.AddDistributedMemoryCacheStandIn();
+        services.AddMemcached(o => o.Servers.Add(fixture.Primary.Endpoint));
+        await using ServiceProvider provider = services.BuildServiceProvider();
+
+        Assert.Equal("MemcachedDistributedCache", provider.GetRequiredService<IDistributedCache>().GetType().Name);
+    }
+
+    [Fact]
+    public void AddMemcached_NullArguments_Throw()
+    {
+        Assert.Throws<ArgumentNullException>(() => ((IServiceCollection)null!).AddMemcached(_ => { }));
+        Assert.Throws<ArgumentNullException>(() => new ServiceCollection().AddMemcached((Action<MemcachedClientOptions>)null!));
+        Assert.Throws<ArgumentNullException>(() => new ServiceCollection().AddMemcached((IConfiguration)null!));
+    }
+}
+
+internal static class ServiceCollectionTestExtensions
+{
+    /// <summary>Registers some other IDistributedCache first, as an app that switches to memcached would have.</summary>
+    internal static IServiceCollection AddDistributedMemoryCacheStandIn(this IServiceCollection services) =>
+        services.AddSingleton<IDistributedCache>(_ => throw new InvalidOperationException("the earlier cache was resolved"));
+}
