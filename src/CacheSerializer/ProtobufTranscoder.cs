@@ -1,6 +1,7 @@
 using System.IO.Compression;
 using CacheSerializer.Internal;
 using CacheSerializer.Internal.Codecs;
+using CacheSerializer.Protobuf;
 
 namespace CacheSerializer;
 
@@ -51,16 +52,14 @@ public sealed class ProtobufTranscoder : ITranscoder
         var registry = new TypeRegistry(new Dictionary<Type, int>(options.TypeAliases));
         var fallback = options.BinaryFormatterFallbackTypes.Count > 0 ? new BinaryFormatterCodec([.. options.BinaryFormatterFallbackTypes]) : null;
         var userCodecs = options.Codecs.Select(codec => new UserCodecAdapter(codec)).ToArray();
-        _chain = new CodecChain(userCodecs, registry, fallback);
+        _chain = new CodecChain(userCodecs, registry, options.Model ?? new ProtoModel(), fallback);
 
         _readers = new ReaderTable(
         [
             .. NativeCodecs.Readers,
             .. userCodecs,
             new ObjectFamilyReader(TranscoderFlags.ProtobufMessage, _chain, registry),
-
-            // With the engine merged: new ObjectFamilyReader(TranscoderFlags.EngineObject, _chain, registry).
-            new RefusingReader(TranscoderFlags.EngineObject, TranscoderThrow.EngineMissing),
+            new ObjectFamilyReader(TranscoderFlags.EngineObject, _chain, registry),
             fallback is null ? new RefusingReader(TranscoderFlags.BinaryFormatter, TranscoderThrow.BinaryFormatterOff) : fallback,
         ]);
 

@@ -1,5 +1,6 @@
 using System.IO.Compression;
 using CacheSerializer.Internal;
+using CacheSerializer.Protobuf;
 
 namespace CacheSerializer;
 
@@ -43,6 +44,14 @@ public sealed class ProtobufTranscoderOptions
     /// </summary>
     /// <value>A reader of EnyimMemcachedCore DefaultTranscoder's BSON object entries (flags 0x0101 and 0x010F).</value>
     public ITranscoder? InnerTranscoder { get; set; } = EnyimBsonTranscoder.Instance;
+
+    /// <summary>
+    /// Gets or sets the protobuf engine model that stores objects: configure types that cannot be annotated (field
+    /// numbers, subtypes, surrogates) on it before the first use. The transcoder shares it, so one model can serve a
+    /// transcoder and code that calls the engine directly.
+    /// </summary>
+    /// <value><see langword="null"/>: the transcoder creates a model with the defaults of its own.</value>
+    public ProtoModel? Model { get; set; }
 
     /// <summary>Gets the application's own codecs; each wins over every built-in codec for its exact type.</summary>
     /// <value>Empty. No two codecs may share a flag or a type.</value>

@@ -24,6 +24,12 @@ public static class ContenderCatalog
     /// <summary>The name of the plain copy of the payload bytes, the floor.</summary>
     public const string PlainCopy = "PlainCopy";
 
+    /// <summary>The name of this package's transcoder with its defaults.</summary>
+    public const string CacheSerializer = "CacheSerializer";
+
+    /// <summary>The name of this package's transcoder with Brotli compression (items of 1 KiB and more, when smaller).</summary>
+    public const string CacheSerializerCompressed = "CacheSerializer+Brotli";
+
     /// <summary>Gets every contender.</summary>
     public static IReadOnlyList<Contender> All { get; } =
     [
@@ -34,9 +40,8 @@ public static class ContenderCatalog
         new(DataContractBinary, new DataContractBinaryTranscoder()),
         new(GoogleProtobuf, new GoogleProtobufTranscoder(), ContenderInput.ProtobufMessage),
         new(PlainCopy, new PlainCopyTranscoder(), ContenderInput.Payload),
-        // This transcoder joins here at merge, one line per configuration, e.g.:
-        // new("CacheSerializer", new ProtobufTranscoder()),
-        // new("CacheSerializer+Brotli", new ProtobufTranscoder(new ProtobufTranscoderOptions { /* compression on */ })),
+        new(CacheSerializer, new ProtobufTranscoder()),
+        new(CacheSerializerCompressed, new ProtobufTranscoder(new ProtobufTranscoderOptions { Compression = TranscoderCompression.Brotli })),
     ];
 
     /// <summary>Returns the contender of that name.</summary>

@@ -1,5 +1,6 @@
 using System.Runtime.Serialization;
 using System.Text.Json.Serialization;
+using CacheSerializer.Protobuf;
 using CacheSerializer.Workloads.Models.Internal;
 
 namespace CacheSerializer.Workloads.Models;
@@ -7,7 +8,7 @@ namespace CacheSerializer.Workloads.Models;
 /// <summary>The base of the "folders" workload's nodes: a folder or a document.</summary>
 /// <remarks>
 /// Each contender's own way of naming the derived type is declared here, so every contender stores the same graph:
-/// <see cref="KnownTypeAttribute"/> for DataContractSerializer, <see cref="JsonDerivedTypeAttribute"/> for System.Text.Json,
+/// <see cref="ProtoIncludeAttribute"/> for the protobuf engine, <see cref="KnownTypeAttribute"/> for DataContractSerializer, <see cref="JsonDerivedTypeAttribute"/> for System.Text.Json,
 /// and <c>ItemTypeNameHandling</c> on the lists that hold nodes for Newtonsoft's BSON (it has no other way without custom converters).
 /// </remarks>
 [Serializable]
@@ -17,7 +18,8 @@ namespace CacheSerializer.Workloads.Models;
 [JsonPolymorphic(TypeDiscriminatorPropertyName = "$type")]
 [JsonDerivedType(typeof(FolderNode), "folder")]
 [JsonDerivedType(typeof(DocumentNode), "document")]
-// [ProtoInclude] for FolderNode and DocumentNode goes here (added with the protobuf engine at merge).
+[ProtoInclude(16, typeof(FolderNode))]
+[ProtoInclude(17, typeof(DocumentNode))]
 public abstract class NodeBase : IEquatable<NodeBase>
 {
     /// <summary>Gets or sets the id.</summary>

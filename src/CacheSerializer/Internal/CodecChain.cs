@@ -1,6 +1,7 @@
 using System.Collections.Concurrent;
 using System.Collections.Frozen;
 using CacheSerializer.Internal.Codecs;
+using CacheSerializer.Protobuf;
 
 namespace CacheSerializer.Internal;
 
@@ -17,9 +18,11 @@ internal sealed class CodecChain
     private readonly FrozenDictionary<Type, IValueWriter> _userCodecs;
     private readonly TypeRegistry _registry;
     private readonly BinaryFormatterCodec? _fallback;
+    private readonly ProtoModel _model;
 
-    public CodecChain(IEnumerable<UserCodecAdapter> userCodecs, TypeRegistry registry, BinaryFormatterCodec? fallback)
+    public CodecChain(IEnumerable<UserCodecAdapter> userCodecs, TypeRegistry registry, ProtoModel model, BinaryFormatterCodec? fallback)
     {
+        _model = model;
         _userCodecs = userCodecs.ToFrozenDictionary(codec => codec.Type, IValueWriter (codec) => codec);
         _registry = registry;
         _fallback = fallback;
@@ -45,8 +48,7 @@ internal sealed class CodecChain
             ObjectCodec? codec = key.Flags switch
             {
                 TranscoderFlags.ProtobufMessage => MessageCodec.TryCreate(key.Type, _registry),
-
-                // With the engine merged: TranscoderFlags.EngineObject => EngineCodec.TryCreate(key.Type, _model, _registry),
+                TranscoderFlags.EngineObject => EngineCodec.TryCreate(key.Type, _model, _registry, out _),
                 _ => null,
             };
             if (codec is not null)
@@ -97,12 +99,11 @@ internal sealed class CodecChain
             return message;
         }
 
-        // 4. THE PROTOBUF ENGINE PLUGS IN HERE (flag TranscoderFlags.EngineObject, 0xC541). With the engine merged:
-        //        if (_model.CanSerialize(type)) return EngineCodec.Create(type, _model, _registry);
-        //    where EngineCodec : ObjectCodec (Internal/Codecs/EngineCodec.cs) names the type by StableTypeName.Of(type)
-        //    (or its alias), registers that name and the names of the ProtoInclude subtypes reachable from the type's
-        //    root contract, implements SerializeBody with the engine's Serialize(type, value, headroom) and ReadBody
-        //    with ProtoModel.Deserialize(type, body); and the ReaderTable maps 0xC541 to an ObjectFamilyReader.
+        // 4. The protobuf engine: contracts, and the collections and maps of them it stores.
+        if (EngineCodec.TryCreate(type, _model, _registry, out var engineReason) is { } engine)
+        {
+            return engine;
+        }
 
         // 5. The opt-in BinaryFormatter fallback, for allowlisted types only.
         if (_fallback is not null && _fallback.Allows(type))
@@ -110,6 +111,6 @@ internal sealed class CodecChain
             return _fallback;
         }
 
-        return new UnstorableWriter(TranscoderThrow.Unstorable(type, _fallback is not null));
+        return new UnstorableWriter(TranscoderThrow.Unstorable(type, _fallback is not null, engineReason));
     }
 }

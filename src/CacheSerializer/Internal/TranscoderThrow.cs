@@ -62,15 +62,18 @@ internal static class TranscoderThrow
             flags,
             type);
 
-    public static TranscoderException Unstorable(Type type, bool fallbackOn) =>
+    public static TranscoderException Unstorable(Type type, bool fallbackOn, CacheSerializerException? engineReason) =>
         new(
-            $"Cannot store a {type}: no codec handles it. Ways out: give it a protobuf contract ([ProtoContract] with [ProtoMember] fields) "
+            $"Cannot store a {type}: no codec handles it"
+            + (engineReason is null ? ". " : $" (the protobuf engine: {engineReason.Message}). ")
+            + "Ways out: give it a protobuf contract ([ProtoContract] with [ProtoMember] fields) "
             + $"or a model entry for the protobuf engine, register a surrogate for it, register a CacheCodec<{type.Name}> in ProtobufTranscoderOptions.Codecs, "
             + (fallbackOn
                 ? "or add it to ProtobufTranscoderOptions.BinaryFormatterFallbackTypes (unsafe, last resort)."
                 : "or, as a last resort, turn on the BinaryFormatter fallback for it with ProtobufTranscoderOptions.BinaryFormatterFallbackTypes."),
             null,
-            type);
+            type,
+            engineReason);
 
     [DoesNotReturn]
     public static void TooLarge(Type type, uint flags, int size, int limit) =>
@@ -122,11 +125,6 @@ internal static class TranscoderThrow
             + "ProtobufTranscoderOptions.BinaryFormatterFallbackTypes.",
             flags,
             expected);
-
-    [DoesNotReturn]
-    public static object EngineMissing(uint flags, Type? expected) =>
-        throw new TranscoderException(
-            $"The item under flags 0x{flags:X4} was written by the protobuf engine, which this build of the transcoder does not include.", flags, expected);
 
     [DoesNotReturn]
     public static void InvalidOption(string property, string problem) =>

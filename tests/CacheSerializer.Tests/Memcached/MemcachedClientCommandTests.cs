@@ -98,15 +98,30 @@ public sealed class MemcachedClientCommandTests : IDisposable
     [Fact]
     public async Task SetAsync_AboveClientLimit_FailsNamingSizeAndLimit()
     {
+        // A transcoder with no limit of its own: the client's check is the one that refuses.
+        using MemcachedClient client = _fixture.CreateClient(configure: o => o.Transcoder = new PassThroughTranscoder());
         byte[] value = new byte[(1024 * 1024) + 1];
 
-        var ex = await Assert.ThrowsAsync<MemcachedException>(() => _client.SetAsync(Key("too-large"), value));
+        var ex = await Assert.ThrowsAsync<MemcachedException>(() => client.SetAsync(Key("too-large"), value));
 
         Assert.Equal(MemcachedErrorKind.ValueTooLarge, ex.Kind);
         Assert.Equal("set", ex.Operation);
         Assert.Equal(_fixture.Primary.Endpoint, ex.Server);
         Assert.Contains("1048577 bytes", ex.Message, StringComparison.Ordinal);
         Assert.Contains("1048576 bytes", ex.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task SetAsync_AboveLimitWithDefaultTranscoder_FailsAtSerializeNamingSizeAndLimit()
+    {
+        string key = Key("too-large-default");
+
+        var ex = await Assert.ThrowsAsync<TranscoderException>(() => _client.SetAsync(key, new byte[(1024 * 1024) + 1]));
+
+        Assert.Equal(typeof(byte[]), ex.DataType);
+        Assert.Contains("1048577 bytes", ex.Message, StringComparison.Ordinal);
+        Assert.Contains("1048576 bytes", ex.Message, StringComparison.Ordinal);
+        Assert.False((await _client.GetAsync<byte[]>(key)).Found);
     }
 
     [Fact]
@@ -327,7 +342,7 @@ public sealed class MemcachedClientCommandTests : IDisposable
         string key = Key("wrong-type");
         await _client.SetAsync(key, "text");
 
-        await Assert.ThrowsAsync<CacheSerializerException>(() => _client.GetAsync<byte[]>(key));
+        await Assert.ThrowsAsync<TranscoderException>(() => _client.GetAsync<byte[]>(key));
     }
 
     [Fact]

@@ -1,5 +1,6 @@
 using CacheSerializer.Internal;
 using CacheSerializer.Internal.Codecs;
+using CacheSerializer.Protobuf;
 using CacheSerializer.Tests.Transcoder.Messages;
 using FsCheck;
 using FsCheck.Fluent;
@@ -9,7 +10,7 @@ namespace CacheSerializer.Tests.Transcoder;
 public class CodecChainTests
 {
     private static CodecChain NewChain(params Type[] fallback) =>
-        new([], new TypeRegistry(new Dictionary<Type, int>()), fallback.Length > 0 ? new BinaryFormatterCodec(fallback) : null);
+        new([], new TypeRegistry(new Dictionary<Type, int>()), new ProtoModel(), fallback.Length > 0 ? new BinaryFormatterCodec(fallback) : null);
 
     [Fact]
     public void For_SameType_ReturnsTheCachedCodec()
@@ -23,20 +24,21 @@ public class CodecChainTests
     [Fact]
     public void For_Types_PicksOneCodecByChainOrder()
     {
-        var chain = NewChain(typeof(Version), typeof(Person), typeof(int));
+        var chain = NewChain(typeof(BinaryFormatterFallbackTests.Legacy), typeof(Person), typeof(int), typeof(Version));
 
         Assert.IsType<Int32Codec>(chain.For(typeof(int)));
         Assert.IsType<Int32Codec>(chain.For(typeof(DayOfWeek)));
         Assert.IsType<MessageCodec>(chain.For(typeof(Person)));
-        Assert.IsType<BinaryFormatterCodec>(chain.For(typeof(Version)));
-        Assert.IsType<UnstorableWriter>(chain.For(typeof(Uri)));
+        Assert.IsType<EngineCodec>(chain.For(typeof(Version)));
+        Assert.IsType<BinaryFormatterCodec>(chain.For(typeof(BinaryFormatterFallbackTests.Legacy)));
+        Assert.IsType<UnstorableWriter>(chain.For(typeof(System.Text.StringBuilder)));
     }
 
     [Fact]
     public void Read_KnownMessageNamedUnderTheEngineFlag_IsMalformed()
     {
         var registry = new TypeRegistry(new Dictionary<Type, int>());
-        var chain = new CodecChain([], registry, null);
+        var chain = new CodecChain([], registry, new ProtoModel(), null);
         var payload = chain.For(typeof(Person)).Write(new Person { Name = "x" });
         var engineReader = new ObjectFamilyReader(0xC541, chain, registry);
 

@@ -27,6 +27,8 @@ public class GoldenFileTests
             ["message-person"] = (Default, SamplePerson()),
             ["message-person-alias-5"] = (Aliased, SamplePerson()),
             ["message-address-empty"] = (Default, new Address()),
+            ["engine-item"] = (Default, new Contracts.Item { Name = "readme.md", Tags = ["doc"] }),
+            ["engine-shared-folder"] = (Default, Contracts.EngineSamples.Tree()),
         };
 
     private static readonly IReadOnlyDictionary<string, object> Compressed = new Dictionary<string, object>

@@ -67,7 +67,7 @@ public class MalformedItemTests
     [Fact]
     public void Deserialize_RandomBytesUnderEveryFlag_ReturnsOrThrowsTranscoderExceptionOnly()
     {
-        var transcoder = new ProtobufTranscoder(new ProtobufTranscoderOptions { BinaryFormatterFallbackTypes = { typeof(Version) } });
+        var transcoder = new ProtobufTranscoder(new ProtobufTranscoderOptions { BinaryFormatterFallbackTypes = { typeof(BinaryFormatterFallbackTests.Legacy) } });
 
         Prop.ForAll(
                 Gen.Elements(OwnedFlags).ToArbitrary(),

@@ -87,6 +87,6 @@ public class ClientSettingsTests
     [Fact]
     public void Create_NoTranscoder_UsesPackageDefault()
     {
-        Assert.IsType<RawTranscoder>(ClientSettings.Create(Valid()).Transcoder);
+        Assert.IsType<ProtobufTranscoder>(ClientSettings.Create(Valid()).Transcoder);
     }
 }
