@@ -7,8 +7,8 @@ internal sealed record LoadTestSettings
     public const int MaxItemBytes = 2 * 1024 * 1024;
 
     /// <summary>Gets how long each contender's pass runs, unless <see cref="Operations"/> is set.</summary>
-    /// <value>30 seconds.</value>
-    public TimeSpan Duration { get; init; } = TimeSpan.FromSeconds(30);
+    /// <value>60 seconds.</value>
+    public TimeSpan Duration { get; init; } = TimeSpan.FromSeconds(60);
 
     /// <summary>Gets the number of operations of each pass; when set, it replaces <see cref="Duration"/>.</summary>
     /// <value>Null: the pass runs for <see cref="Duration"/>.</value>
@@ -23,8 +23,8 @@ internal sealed record LoadTestSettings
     public double ReadRatio { get; init; } = 0.9;
 
     /// <summary>Gets the number of keys.</summary>
-    /// <value>1,000.</value>
-    public int Keys { get; init; } = 1000;
+    /// <value>500.</value>
+    public int Keys { get; init; } = 500;
 
     /// <summary>Gets the contenders to run, by name; empty runs the default five.</summary>
     public IReadOnlyList<string> Contenders { get; init; } = [];
@@ -37,7 +37,7 @@ internal sealed record LoadTestSettings
     public IReadOnlyList<string> Servers { get; init; } = [];
 
     /// <summary>Gets the memory of each started server in megabytes (memcached <c>-m</c>).</summary>
-    /// <value>1,024: the default key space stores about 250 MB with BinaryFormatter, so nothing is evicted.</value>
+    /// <value>1,024: the default key space stores about 120 MB with BinaryFormatter, so nothing is evicted.</value>
     public int MemoryMegabytes { get; init; } = 1024;
 
     /// <summary>Gets the seed of the key-to-shape assignment, the values and every user's choices.</summary>
