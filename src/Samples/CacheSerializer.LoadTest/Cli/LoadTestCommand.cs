@@ -178,7 +178,10 @@ internal static class LoadTestCommand
 
         if (live)
         {
-            AnsiConsole.Write(ReportWriter.ToTable(report));
+            foreach (Table table in ReportWriter.ToTables(report))
+            {
+                AnsiConsole.Write(table);
+            }
         }
         else
         {

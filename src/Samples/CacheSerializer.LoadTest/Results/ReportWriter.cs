@@ -20,67 +20,65 @@ internal static class ReportWriter
         Converters = { new JsonStringEnumConverter() },
     };
 
-    /// <summary>The columns of the result tables: header, and the cell of one pass.</summary>
-    private static readonly (string Header, Func<LoadTestReport, PassResult, string> Cell)[] Columns =
+    /// <summary>The columns of the speed table: header, and the cell of one pass.</summary>
+    private static readonly Column[] SpeedColumns =
     [
-        ("Contender", (_, p) => p.Contender),
-        ("ops/s", (_, p) => N(p.OperationsPerSecond)),
-        ("req/min", (_, p) => N(p.RequestsPerMinute)),
-        ("p50 ms", (_, p) => Ms(p.LatencyMicroseconds.P50)),
-        ("p95 ms", (_, p) => Ms(p.LatencyMicroseconds.P95)),
-        ("p99 ms", (_, p) => Ms(p.LatencyMicroseconds.P99)),
-        ("CPU µs/op", (_, p) => N(p.ClientCpuMicrosecondsPerOperation)),
-        ("net KB/op", (_, p) => Kb(p.ClientBytesPerOperation)),
-        ("mc MB", (_, p) => (p.Server.Bytes / 1048576.0).ToString("#,0.0", CultureInfo.InvariantCulture)),
-        ("items", (_, p) => N(p.Server.CurrentItems)),
-        ("mc KB/item", (_, p) => Kb(p.ServerBytesPerItem)),
-        ("item KB avg/p99", (_, p) => $"{Kb(p.ItemSizeBytes.Mean)} / {Kb(p.ItemSizeBytes.P99)}"),
-        ("hit %", (_, p) => p.Gets == 0 ? "-" : (100.0 * p.Hits / p.Gets).ToString("0", CultureInfo.InvariantCulture)),
-        ("evict", (_, p) => N(p.Server.Evictions)),
-        ("errors", (_, p) => N(p.Errors)),
-        ("corrupt", (_, p) => N(p.Corruptions)),
-        ("ops/s vs BSON", (r, p) => Ratio(r, p, ContenderCatalog.Bson, x => x.OperationsPerSecond)),
-        ("ops/s vs BF", (r, p) => Ratio(r, p, ContenderCatalog.BinaryFormatter, x => x.OperationsPerSecond)),
-        ("bytes vs BSON", (r, p) => Ratio(r, p, ContenderCatalog.Bson, x => x.ServerBytesPerItem)),
-        ("bytes vs BF", (r, p) => Ratio(r, p, ContenderCatalog.BinaryFormatter, x => x.ServerBytesPerItem)),
+        new("Contender", (_, p) => p.Contender),
+        new("ops/s", (_, p) => N(p.OperationsPerSecond)),
+        new("req/min", (_, p) => N(p.RequestsPerMinute)),
+        new("p50 ms", (_, p) => Ms(p.LatencyMicroseconds.P50)),
+        new("p95 ms", (_, p) => Ms(p.LatencyMicroseconds.P95)),
+        new("p99 ms", (_, p) => Ms(p.LatencyMicroseconds.P99)),
+        new("CPU µs/op", (_, p) => N(p.ClientCpuMicrosecondsPerOperation)),
+        new("errors", (_, p) => N(p.Errors)),
+        new("corrupt", (_, p) => N(p.Corruptions)),
+        new("ops/s vs BSON", (r, p) => Ratio(r, p, ContenderCatalog.Bson, x => x.OperationsPerSecond)),
+        new("ops/s vs BF", (r, p) => Ratio(r, p, ContenderCatalog.BinaryFormatter, x => x.OperationsPerSecond)),
     ];
 
-    /// <summary>Returns the result table for the console.</summary>
+    /// <summary>The columns of the size table.</summary>
+    private static readonly Column[] SizeColumns =
+    [
+        new("Contender", (_, p) => p.Contender),
+        new("hit %", (_, p) => p.Gets == 0 ? "-" : (100.0 * p.Hits / p.Gets).ToString("0", CultureInfo.InvariantCulture)),
+        new("net KB/op", (_, p) => Kb(p.ClientBytesPerOperation)),
+        new("mc MB", (_, p) => (p.Server.Bytes / 1048576.0).ToString("#,0.0", CultureInfo.InvariantCulture)),
+        new("items", (_, p) => N(p.Server.CurrentItems)),
+        new("mc KB/item", (_, p) => Kb(p.ServerBytesPerItem)),
+        new("written KB avg/p99", (_, p) => $"{Kb(p.ItemSizeBytes.Mean)} / {Kb(p.ItemSizeBytes.P99)}"),
+        new("evict", (_, p) => N(p.Server.Evictions)),
+        new("bytes vs BSON", (r, p) => Ratio(r, p, ContenderCatalog.Bson, x => x.ServerBytesPerItem)),
+        new("bytes vs BF", (r, p) => Ratio(r, p, ContenderCatalog.BinaryFormatter, x => x.ServerBytesPerItem)),
+    ];
+
+    /// <summary>Returns the result tables for the console: speed, then size and traffic.</summary>
     /// <param name="report">The report.</param>
-    /// <returns>The table.</returns>
-    public static Table ToTable(LoadTestReport report)
+    /// <returns>The tables.</returns>
+    public static IReadOnlyList<Table> ToTables(LoadTestReport report)
     {
         ArgumentNullException.ThrowIfNull(report);
-        var table = new Table().Border(TableBorder.Rounded).Title("Load test results");
-        foreach ((string header, _) in Columns)
-        {
-            table.AddColumn(new TableColumn(Markup.Escape(header)) { Alignment = header == "Contender" ? Justify.Left : Justify.Right });
-        }
-
-        foreach (PassResult pass in report.Passes)
-        {
-            table.AddRow(Columns.Select(c => Markup.Escape(c.Cell(report, pass))).ToArray());
-        }
-
-        table.Caption($"{Markup.Escape(report.Machine)}; load {Markup.Escape(report.LoadAverage)}");
-        return table;
+        return [Table(report, "Throughput and latency", SpeedColumns), Table(report, "memcached size and traffic", SizeColumns, caption: true)];
     }
 
-    /// <summary>Returns the result table as Markdown, followed by the machine line.</summary>
+    /// <summary>Returns the result tables as Markdown, followed by the machine line.</summary>
     /// <param name="report">The report.</param>
     /// <returns>The Markdown text.</returns>
     public static string ToMarkdown(LoadTestReport report)
     {
         ArgumentNullException.ThrowIfNull(report);
         var text = new StringBuilder();
-        text.Append("| ").AppendJoin(" | ", Columns.Select(c => c.Header)).AppendLine(" |");
-        text.Append('|').AppendJoin('|', Columns.Select(c => c.Header == "Contender" ? "---" : "---:")).AppendLine("|");
-        foreach (PassResult pass in report.Passes)
+        foreach (Column[] columns in new[] { SpeedColumns, SizeColumns })
         {
-            text.Append("| ").AppendJoin(" | ", Columns.Select(c => c.Cell(report, pass))).AppendLine(" |");
+            text.Append("| ").AppendJoin(" | ", columns.Select(c => c.Header)).AppendLine(" |");
+            text.Append('|').AppendJoin('|', columns.Select(c => c.Header == "Contender" ? "---" : "---:")).AppendLine("|");
+            foreach (PassResult pass in report.Passes)
+            {
+                text.Append("| ").AppendJoin(" | ", columns.Select(c => c.Cell(report, pass))).AppendLine(" |");
+            }
+
+            text.AppendLine();
         }
 
-        text.AppendLine();
         text.AppendLine(CultureInfo.InvariantCulture, $"{report.Started:yyyy-MM-dd HH:mm} UTC; {report.Machine}; load average {report.LoadAverage}; memcached {report.Servers}.");
         return text.ToString();
     }
@@ -120,6 +118,27 @@ internal static class ReportWriter
         return [stem + ".json", stem + ".md", stem + ".svg"];
     }
 
+    private static Table Table(LoadTestReport report, string title, Column[] columns, bool caption = false)
+    {
+        var table = new Table().Border(TableBorder.Rounded).Title(title);
+        foreach (Column column in columns)
+        {
+            table.AddColumn(new TableColumn(Markup.Escape(column.Header)) { Alignment = column.Header == "Contender" ? Justify.Left : Justify.Right });
+        }
+
+        foreach (PassResult pass in report.Passes)
+        {
+            table.AddRow(columns.Select(c => Markup.Escape(c.Cell(report, pass))).ToArray());
+        }
+
+        if (caption)
+        {
+            table.Caption($"{Markup.Escape(report.Machine)}; load {Markup.Escape(report.LoadAverage)}");
+        }
+
+        return table;
+    }
+
     private static void AddGroup(SvgBarChart chart, LoadTestReport report, string group, PassResult bson, Func<PassResult, double> figure)
     {
         double baseline = figure(bson);
@@ -141,4 +160,9 @@ internal static class ReportWriter
     private static string Ms(long microseconds) => (microseconds / 1000.0).ToString(microseconds < 10_000 ? "0.00" : "#,0.0", CultureInfo.InvariantCulture);
 
     private static string Kb(double bytes) => (bytes / 1024).ToString(bytes < 10 * 1024 ? "0.00" : "#,0.0", CultureInfo.InvariantCulture);
+
+    /// <summary>One column of a result table.</summary>
+    /// <param name="Header">The header.</param>
+    /// <param name="Cell">The cell of one pass.</param>
+    private sealed record Column(string Header, Func<LoadTestReport, PassResult, string> Cell);
 }

@@ -47,13 +47,28 @@ internal static class LoadTestRunner
         string loadBefore = LoadAverage();
 
         var mix = ValueMix.CreateDefault(settings.Keys, settings.Seed);
-        int[] keysPerShape = mix.KeysPerShape();
 
         using ServerSet servers = ServerSet.Open(settings);
 
-        // A killed terminal (SIGTERM, SIGHUP) skips finally blocks; stop the started servers on the way out anyway.
-        using PosixSignalRegistration? term = servers.StartedHere ? PosixSignalRegistration.Create(PosixSignal.SIGTERM, _ => servers.Dispose()) : null;
-        using PosixSignalRegistration? hup = servers.StartedHere ? PosixSignalRegistration.Create(PosixSignal.SIGHUP, _ => servers.Dispose()) : null;
+        // A terminal closed or a kill (SIGHUP, SIGTERM) ends the process without running finally blocks; stop the
+        // started servers on the way out anyway, so no memcached outlives the run.
+        void StopServers(object? sender, EventArgs e) => servers.Dispose();
+        AppDomain.CurrentDomain.ProcessExit += StopServers;
+        using PosixSignalRegistration hup = PosixSignalRegistration.Create(PosixSignal.SIGHUP, _ => servers.Dispose());
+        try
+        {
+            return await RunPassesAsync(settings, display, contenders, mix, servers, started, loadBefore, cancellationToken).ConfigureAwait(false);
+        }
+        finally
+        {
+            AppDomain.CurrentDomain.ProcessExit -= StopServers;
+        }
+    }
+
+    private static async Task<LoadTestReport> RunPassesAsync(
+        LoadTestSettings settings, IProgressDisplay display, IReadOnlyList<Contender> contenders, ValueMix mix, ServerSet servers, DateTimeOffset started, string loadBefore, CancellationToken cancellationToken)
+    {
+        int[] keysPerShape = mix.KeysPerShape();
 
         string serverLine = $"{string.Join(", ", servers.Endpoints)} ({(servers.StartedHere ? $"started here: memcached -m {settings.MemoryMegabytes} -I {LoadTestSettings.MaxItemBytes / (1024 * 1024)}m -t 2" : "given")})";
         display.Message($"memcached: {serverLine}");
