@@ -302,6 +302,26 @@ public sealed class MemcachedClientFailureTests
     }
 
     [Fact]
+    public async Task ConnectionClosedWhileCallersWaitForSlots_AllFailPromptly_NoneReportQueueFull()
+    {
+        var silent = FakeMemcachedServer.NeverAnswering();
+        MemcachedClientOptions options = Options(silent.Endpoint);
+        options.ConnectionsPerServer = 1;
+        options.MaxInFlightPerConnection = 2;
+        options.OperationTimeout = TimeSpan.FromSeconds(10);
+        await using var client = new MemcachedClient(options);
+        Task<MemcachedGetResult<string>>[] calls = Enumerable.Range(0, 20).Select(i => client.GetAsync<string>($"k{i}")).ToArray();
+        await Task.Delay(300);
+        var clock = Stopwatch.StartNew();
+
+        silent.Dispose(); // closes the connection: 2 calls were awaiting replies, 18 were waiting for a slot
+
+        MemcachedException[] errors = await Task.WhenAll(calls.Select(t => Assert.ThrowsAsync<MemcachedException>(() => t))).WaitAsync(Bound);
+        Assert.True(clock.Elapsed < TimeSpan.FromSeconds(3), $"took {clock.Elapsed}");
+        Assert.All(errors, e => Assert.Contains(e.Kind, new[] { MemcachedErrorKind.ConnectionBroken, MemcachedErrorKind.ConnectFailed, MemcachedErrorKind.ServerDown }));
+    }
+
+    [Fact]
     public async Task TinyPoolUnderHeavyConcurrency_BackPressureNotFailure()
     {
         using MemcachedProcess server = MemcachedProcess.Start();
