@@ -247,16 +247,17 @@ public sealed class MemcachedClientCommandTests : IDisposable
     }
 
     [Fact]
-    public async Task SetAsync_TtlOneSecond_ExpiresAndTouchExtends()
+    public async Task SetAsync_TtlTwoSeconds_ExpiresAndTouchExtends()
     {
+        // memcached's clock moves in whole seconds: a TTL of 2 lives between 1 and 2 seconds.
         string expiring = Key("ttl");
         string touched = Key("ttl-touched");
-        await _client.SetAsync(expiring, "x", TimeSpan.FromSeconds(1));
-        await _client.SetAsync(touched, "y", TimeSpan.FromSeconds(1));
+        await _client.SetAsync(expiring, "x", TimeSpan.FromSeconds(2));
+        await _client.SetAsync(touched, "y", TimeSpan.FromSeconds(2));
         Assert.True(await _client.TouchAsync(touched, TimeSpan.FromSeconds(60)));
         Assert.True((await _client.GetAsync<string>(expiring)).Found);
 
-        await Task.Delay(2100);
+        await Task.Delay(2200);
 
         Assert.False((await _client.GetAsync<string>(expiring)).Found);
         Assert.Equal("y", (await _client.GetAsync<string>(touched)).Value);
@@ -283,10 +284,10 @@ public sealed class MemcachedClientCommandTests : IDisposable
     public async Task GetAndTouchAsync_HitAndMiss()
     {
         string key = Key("gat");
-        await _client.SetAsync(key, "x", TimeSpan.FromSeconds(1));
+        await _client.SetAsync(key, "x", TimeSpan.FromSeconds(2));
 
         MemcachedGetResult<string> hit = await _client.GetAndTouchAsync<string>(key, TimeSpan.FromSeconds(60));
-        await Task.Delay(2100);
+        await Task.Delay(2200);
 
         Assert.Equal("x", hit.Value);
         Assert.True((await _client.GetAsync<string>(key)).Found);
