@@ -41,6 +41,33 @@ public sealed class MemcachedClientCommandTests : IDisposable
         Assert.Equal("hello", result.Value);
     }
 
+    [Theory]
+    [InlineData(0u)]
+    [InlineData(0xFA52u)]
+    [InlineData(0x00010000u)]
+    [InlineData(uint.MaxValue)]
+    public async Task Transcoder_Flags_All32BitsRoundTrip(uint flags)
+    {
+        using MemcachedClient client = _fixture.CreateClient(configure: o => o.Transcoder = new ItemTranscoder());
+        string key = Key("flags");
+
+        await client.SetAsync(key, new CacheItem(flags, new ArraySegment<byte>([1, 2, 3])));
+        MemcachedGetResult<CacheItem> read = await client.GetAsync<CacheItem>(key);
+
+        Assert.Equal(flags, read.Value.Flags);
+        Assert.Equal([1, 2, 3], read.Value.Data.ToArray());
+    }
+
+    /// <summary>Stores a <see cref="CacheItem"/> as it is: the flags the client writes are the item's own.</summary>
+    private sealed class ItemTranscoder : ITranscoder
+    {
+        public CacheItem Serialize(object? value) => (CacheItem)value!;
+
+        public object? Deserialize(CacheItem item) => item;
+
+        public T? Deserialize<T>(CacheItem item) => (T)(object)item;
+    }
+
     [Fact]
     public async Task GetValueOrCreateAsync_MissCreatesOnce_HitReturnsCached()
     {
