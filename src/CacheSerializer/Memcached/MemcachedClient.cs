@@ -77,6 +77,7 @@ public sealed partial class MemcachedClient : IAsyncDisposable, IDisposable
     /// <param name="key">The key.</param>
     /// <param name="cancellationToken">Cancels the wait; the connection stays in step.</param>
     /// <returns>A hit with the value, or a miss.</returns>
+    /// <exception cref="ArgumentNullException"><paramref name="key"/> is null.</exception>
     /// <exception cref="MemcachedException">The server is down, timed out, or answered with an error.</exception>
     /// <exception cref="CacheSerializerException">The transcoder cannot read the stored item as a <typeparamref name="T"/>.</exception>
     public async Task<MemcachedGetResult<T>> GetAsync<T>(string key, CancellationToken cancellationToken = default)
@@ -90,6 +91,7 @@ public sealed partial class MemcachedClient : IAsyncDisposable, IDisposable
     /// <param name="key">The key.</param>
     /// <param name="cancellationToken">Cancels the wait; the connection stays in step.</param>
     /// <returns>The value, or default on a miss; use <see cref="GetAsync{T}"/> to tell a stored default from a miss.</returns>
+    /// <exception cref="ArgumentNullException"><paramref name="key"/> is null.</exception>
     /// <exception cref="MemcachedException">The server is down, timed out, or answered with an error.</exception>
     /// <exception cref="CacheSerializerException">The transcoder cannot read the stored item as a <typeparamref name="T"/>.</exception>
     public async Task<T?> GetValueAsync<T>(string key, CancellationToken cancellationToken = default) =>
@@ -102,6 +104,7 @@ public sealed partial class MemcachedClient : IAsyncDisposable, IDisposable
     /// <param name="factory">Creates the value on a miss.</param>
     /// <param name="cancellationToken">Cancels the waits (not the factory, which receives it).</param>
     /// <returns>The cached or created value.</returns>
+    /// <exception cref="ArgumentNullException"><paramref name="key"/> is null.</exception>
     /// <exception cref="ArgumentNullException"><paramref name="factory"/> is null.</exception>
     /// <exception cref="MemcachedException">The server is down, timed out, or answered with an error.</exception>
     public async Task<T?> GetValueOrCreateAsync<T>(string key, TimeSpan? expiration, Func<CancellationToken, Task<T>> factory, CancellationToken cancellationToken = default)
@@ -123,6 +126,7 @@ public sealed partial class MemcachedClient : IAsyncDisposable, IDisposable
     /// <param name="key">The key.</param>
     /// <param name="cancellationToken">Cancels the wait; the connection stays in step.</param>
     /// <returns>A hit with the value and its CAS token, or a miss.</returns>
+    /// <exception cref="ArgumentNullException"><paramref name="key"/> is null.</exception>
     /// <exception cref="MemcachedException">The server is down, timed out, or answered with an error.</exception>
     /// <exception cref="CacheSerializerException">The transcoder cannot read the stored item as a <typeparamref name="T"/>.</exception>
     public async Task<MemcachedGetResult<T>> GetWithCasAsync<T>(string key, CancellationToken cancellationToken = default)
@@ -137,6 +141,7 @@ public sealed partial class MemcachedClient : IAsyncDisposable, IDisposable
     /// <param name="expiration">The new expiration from now; null or zero: never expires.</param>
     /// <param name="cancellationToken">Cancels the wait; the connection stays in step.</param>
     /// <returns>A hit with the value, or a miss.</returns>
+    /// <exception cref="ArgumentNullException"><paramref name="key"/> is null.</exception>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="expiration"/> is negative.</exception>
     /// <exception cref="MemcachedException">The server is down, timed out, or answered with an error.</exception>
     /// <exception cref="CacheSerializerException">The transcoder cannot read the stored item as a <typeparamref name="T"/>.</exception>
@@ -153,6 +158,7 @@ public sealed partial class MemcachedClient : IAsyncDisposable, IDisposable
     /// <param name="expiration">Expiration from now; null or zero: never expires.</param>
     /// <param name="cancellationToken">Cancels the wait; the connection stays in step (the store may still happen).</param>
     /// <returns><see cref="MemcachedStoreResult.Stored"/>.</returns>
+    /// <exception cref="ArgumentNullException"><paramref name="key"/> is null.</exception>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="expiration"/> is negative.</exception>
     /// <exception cref="MemcachedException">The value is too large, or the server is down, timed out or answered with an error.</exception>
     public Task<MemcachedStoreResult> SetAsync<T>(string key, T value, TimeSpan? expiration = null, CancellationToken cancellationToken = default) =>
@@ -165,6 +171,7 @@ public sealed partial class MemcachedClient : IAsyncDisposable, IDisposable
     /// <param name="expiration">Expiration from now; null or zero: never expires.</param>
     /// <param name="cancellationToken">Cancels the wait; the connection stays in step (the store may still happen).</param>
     /// <returns><see cref="MemcachedStoreResult.Stored"/>, or <see cref="MemcachedStoreResult.NotStored"/> when the key exists.</returns>
+    /// <exception cref="ArgumentNullException"><paramref name="key"/> is null.</exception>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="expiration"/> is negative.</exception>
     /// <exception cref="MemcachedException">The value is too large, or the server is down, timed out or answered with an error.</exception>
     public Task<MemcachedStoreResult> AddAsync<T>(string key, T value, TimeSpan? expiration = null, CancellationToken cancellationToken = default) =>
@@ -177,6 +184,7 @@ public sealed partial class MemcachedClient : IAsyncDisposable, IDisposable
     /// <param name="expiration">Expiration from now; null or zero: never expires.</param>
     /// <param name="cancellationToken">Cancels the wait; the connection stays in step (the store may still happen).</param>
     /// <returns><see cref="MemcachedStoreResult.Stored"/>, or <see cref="MemcachedStoreResult.NotStored"/> when the key is missing.</returns>
+    /// <exception cref="ArgumentNullException"><paramref name="key"/> is null.</exception>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="expiration"/> is negative.</exception>
     /// <exception cref="MemcachedException">The value is too large, or the server is down, timed out or answered with an error.</exception>
     public Task<MemcachedStoreResult> ReplaceAsync<T>(string key, T value, TimeSpan? expiration = null, CancellationToken cancellationToken = default) =>
@@ -187,6 +195,7 @@ public sealed partial class MemcachedClient : IAsyncDisposable, IDisposable
     /// <param name="data">The bytes to append.</param>
     /// <param name="cancellationToken">Cancels the wait; the connection stays in step (the append may still happen).</param>
     /// <returns><see cref="MemcachedStoreResult.Stored"/>, or <see cref="MemcachedStoreResult.NotStored"/> when the key is missing.</returns>
+    /// <exception cref="ArgumentNullException"><paramref name="key"/> is null.</exception>
     /// <exception cref="MemcachedException">The result is too large, or the server is down, timed out or answered with an error.</exception>
     public Task<MemcachedStoreResult> AppendAsync(string key, ArraySegment<byte> data, CancellationToken cancellationToken = default) =>
         StoreAsync(MetaWriter.ModeAppend, key, new CacheItem(0, data), null, 0, cancellationToken);
@@ -196,6 +205,7 @@ public sealed partial class MemcachedClient : IAsyncDisposable, IDisposable
     /// <param name="data">The bytes to prepend.</param>
     /// <param name="cancellationToken">Cancels the wait; the connection stays in step (the prepend may still happen).</param>
     /// <returns><see cref="MemcachedStoreResult.Stored"/>, or <see cref="MemcachedStoreResult.NotStored"/> when the key is missing.</returns>
+    /// <exception cref="ArgumentNullException"><paramref name="key"/> is null.</exception>
     /// <exception cref="MemcachedException">The result is too large, or the server is down, timed out or answered with an error.</exception>
     public Task<MemcachedStoreResult> PrependAsync(string key, ArraySegment<byte> data, CancellationToken cancellationToken = default) =>
         StoreAsync(MetaWriter.ModePrepend, key, new CacheItem(0, data), null, 0, cancellationToken);
@@ -208,6 +218,7 @@ public sealed partial class MemcachedClient : IAsyncDisposable, IDisposable
     /// <param name="expiration">Expiration from now; null or zero: never expires.</param>
     /// <param name="cancellationToken">Cancels the wait; the connection stays in step (the store may still happen).</param>
     /// <returns><see cref="MemcachedStoreResult.Stored"/>, <see cref="MemcachedStoreResult.Exists"/> (changed since) or <see cref="MemcachedStoreResult.NotFound"/>.</returns>
+    /// <exception cref="ArgumentNullException"><paramref name="key"/> is null.</exception>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="cas"/> is 0 or <paramref name="expiration"/> is negative.</exception>
     /// <exception cref="MemcachedException">The value is too large, or the server is down, timed out or answered with an error.</exception>
     public Task<MemcachedStoreResult> CasAsync<T>(string key, T value, ulong cas, TimeSpan? expiration = null, CancellationToken cancellationToken = default)
@@ -220,6 +231,7 @@ public sealed partial class MemcachedClient : IAsyncDisposable, IDisposable
     /// <param name="key">The key.</param>
     /// <param name="cancellationToken">Cancels the wait; the connection stays in step (the delete may still happen).</param>
     /// <returns>True when the item was deleted, false when it did not exist.</returns>
+    /// <exception cref="ArgumentNullException"><paramref name="key"/> is null.</exception>
     /// <exception cref="MemcachedException">The server is down, timed out, or answered with an error.</exception>
     public Task<bool> DeleteAsync(string key, CancellationToken cancellationToken = default)
     {
@@ -232,6 +244,7 @@ public sealed partial class MemcachedClient : IAsyncDisposable, IDisposable
     /// <param name="expiration">The new expiration from now; null or zero: never expires.</param>
     /// <param name="cancellationToken">Cancels the wait; the connection stays in step.</param>
     /// <returns>True when the item exists and was touched, false when it did not exist.</returns>
+    /// <exception cref="ArgumentNullException"><paramref name="key"/> is null.</exception>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="expiration"/> is negative.</exception>
     /// <exception cref="MemcachedException">The server is down, timed out, or answered with an error.</exception>
     public Task<bool> TouchAsync(string key, TimeSpan? expiration, CancellationToken cancellationToken = default)
@@ -248,6 +261,7 @@ public sealed partial class MemcachedClient : IAsyncDisposable, IDisposable
     /// <param name="expiration">The expiration of a counter created on a miss; null or zero: never expires.</param>
     /// <param name="cancellationToken">Cancels the wait; the connection stays in step.</param>
     /// <returns>The new value, or null when the counter is missing and no initial value was given.</returns>
+    /// <exception cref="ArgumentNullException"><paramref name="key"/> is null.</exception>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="expiration"/> is negative.</exception>
     /// <exception cref="MemcachedException">The item is not a number (CLIENT_ERROR), or the server is down, timed out or answered with an error.</exception>
     public Task<ulong?> IncrementAsync(string key, ulong delta = 1, ulong? initialValue = null, TimeSpan? expiration = null, CancellationToken cancellationToken = default) =>
@@ -260,6 +274,7 @@ public sealed partial class MemcachedClient : IAsyncDisposable, IDisposable
     /// <param name="expiration">The expiration of a counter created on a miss; null or zero: never expires.</param>
     /// <param name="cancellationToken">Cancels the wait; the connection stays in step.</param>
     /// <returns>The new value, or null when the counter is missing and no initial value was given.</returns>
+    /// <exception cref="ArgumentNullException"><paramref name="key"/> is null.</exception>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="expiration"/> is negative.</exception>
     /// <exception cref="MemcachedException">The item is not a number (CLIENT_ERROR), or the server is down, timed out or answered with an error.</exception>
     public Task<ulong?> DecrementAsync(string key, ulong delta = 1, ulong? initialValue = null, TimeSpan? expiration = null, CancellationToken cancellationToken = default) =>

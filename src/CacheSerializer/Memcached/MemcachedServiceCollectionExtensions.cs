@@ -1,3 +1,4 @@
+using CacheSerializer;
 using CacheSerializer.Memcached;
 using CacheSerializer.Memcached.Internal;
 using Microsoft.Extensions.Caching.Distributed;
@@ -11,6 +12,9 @@ namespace Microsoft.Extensions.DependencyInjection;
 /// <summary>Registers the memcached client and its <see cref="IDistributedCache"/> in a service collection.</summary>
 public static class MemcachedServiceCollectionExtensions
 {
+    /// <summary>The subsection of the client's section whose values bind to <see cref="ProtobufTranscoderOptions"/>.</summary>
+    public const string TranscoderSectionName = "ProtobufTranscoder";
+
     /// <summary>
     /// Registers a singleton <see cref="MemcachedClient"/> configured in code, and makes it the <see cref="IDistributedCache"/>.
     /// </summary>
@@ -29,18 +33,35 @@ public static class MemcachedServiceCollectionExtensions
 
     /// <summary>
     /// Registers a singleton <see cref="MemcachedClient"/> bound to a configuration section (for example
-    /// <c>"Memcached": { "Servers": ["127.0.0.1:11211"] }</c>), and makes it the <see cref="IDistributedCache"/>.
+    /// <c>"Memcached": { "Servers": ["127.0.0.1:11211"], "ProtobufTranscoder": { "Compression": "Brotli" } }</c>), and
+    /// makes it the <see cref="IDistributedCache"/>.
     /// </summary>
     /// <param name="services">The service collection.</param>
-    /// <param name="configuration">The section holding the <see cref="MemcachedClientOptions"/> properties.</param>
+    /// <param name="configuration">The section holding the <see cref="MemcachedClientOptions"/> properties, and optionally a
+    /// <c>ProtobufTranscoder</c> subsection holding <see cref="ProtobufTranscoderOptions"/> properties for the package's transcoder.</param>
     /// <returns>The service collection.</returns>
     /// <exception cref="ArgumentNullException"><paramref name="services"/> or <paramref name="configuration"/> is null.</exception>
-    /// <remarks>The options are validated when the client is first resolved; an invalid one throws <see cref="MemcachedConfigurationException"/> naming it.</remarks>
+    /// <remarks>
+    /// The options are validated when the client is first resolved; an invalid one throws <see cref="MemcachedConfigurationException"/>
+    /// (or, for a transcoder option, <see cref="ArgumentException"/>) naming it. The transcoder's
+    /// <see cref="ProtobufTranscoderOptions.MaxItemSize"/> defaults to the client's <see cref="MemcachedClientOptions.MaxValueSize"/>.
+    /// </remarks>
     public static IServiceCollection AddMemcached(this IServiceCollection services, IConfiguration configuration)
     {
         ArgumentNullException.ThrowIfNull(services);
         ArgumentNullException.ThrowIfNull(configuration);
-        services.AddOptions<MemcachedClientOptions>().Bind(configuration);
+        var transcoderSection = configuration.GetSection(TranscoderSectionName);
+        services.AddOptions<MemcachedClientOptions>()
+            .Bind(configuration)
+            .PostConfigure(options =>
+            {
+                if (options.Transcoder is null && transcoderSection.Exists())
+                {
+                    var transcoderOptions = new ProtobufTranscoderOptions { MaxItemSize = options.MaxValueSize };
+                    transcoderSection.Bind(transcoderOptions);
+                    options.Transcoder = new ProtobufTranscoder(transcoderOptions);
+                }
+            });
         return AddCore(services);
     }
 

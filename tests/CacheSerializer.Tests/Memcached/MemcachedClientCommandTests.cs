@@ -41,6 +41,33 @@ public sealed class MemcachedClientCommandTests : IDisposable
         Assert.Equal("hello", result.Value);
     }
 
+    [Theory]
+    [InlineData(0u)]
+    [InlineData(0xFA52u)]
+    [InlineData(0x00010000u)]
+    [InlineData(uint.MaxValue)]
+    public async Task Transcoder_Flags_All32BitsRoundTrip(uint flags)
+    {
+        using MemcachedClient client = _fixture.CreateClient(configure: o => o.Transcoder = new ItemTranscoder());
+        string key = Key("flags");
+
+        await client.SetAsync(key, new CacheItem(flags, new ArraySegment<byte>([1, 2, 3])));
+        MemcachedGetResult<CacheItem> read = await client.GetAsync<CacheItem>(key);
+
+        Assert.Equal(flags, read.Value.Flags);
+        Assert.Equal([1, 2, 3], read.Value.Data.ToArray());
+    }
+
+    /// <summary>Stores a <see cref="CacheItem"/> as it is: the flags the client writes are the item's own.</summary>
+    private sealed class ItemTranscoder : ITranscoder
+    {
+        public CacheItem Serialize(object? value) => (CacheItem)value!;
+
+        public object? Deserialize(CacheItem item) => item;
+
+        public T? Deserialize<T>(CacheItem item) => (T)(object)item;
+    }
+
     [Fact]
     public async Task GetValueOrCreateAsync_MissCreatesOnce_HitReturnsCached()
     {
@@ -262,16 +289,17 @@ public sealed class MemcachedClientCommandTests : IDisposable
     }
 
     [Fact]
-    public async Task SetAsync_TtlOneSecond_ExpiresAndTouchExtends()
+    public async Task SetAsync_TtlTwoSeconds_ExpiresAndTouchExtends()
     {
+        // memcached's clock moves in whole seconds: a TTL of 2 lives between 1 and 2 seconds.
         string expiring = Key("ttl");
         string touched = Key("ttl-touched");
-        await _client.SetAsync(expiring, "x", TimeSpan.FromSeconds(1));
-        await _client.SetAsync(touched, "y", TimeSpan.FromSeconds(1));
+        await _client.SetAsync(expiring, "x", TimeSpan.FromSeconds(2));
+        await _client.SetAsync(touched, "y", TimeSpan.FromSeconds(2));
         Assert.True(await _client.TouchAsync(touched, TimeSpan.FromSeconds(60)));
         Assert.True((await _client.GetAsync<string>(expiring)).Found);
 
-        await Task.Delay(2100);
+        await Task.Delay(2200);
 
         Assert.False((await _client.GetAsync<string>(expiring)).Found);
         Assert.Equal("y", (await _client.GetAsync<string>(touched)).Value);
@@ -298,10 +326,10 @@ public sealed class MemcachedClientCommandTests : IDisposable
     public async Task GetAndTouchAsync_HitAndMiss()
     {
         string key = Key("gat");
-        await _client.SetAsync(key, "x", TimeSpan.FromSeconds(1));
+        await _client.SetAsync(key, "x", TimeSpan.FromSeconds(2));
 
         MemcachedGetResult<string> hit = await _client.GetAndTouchAsync<string>(key, TimeSpan.FromSeconds(60));
-        await Task.Delay(2100);
+        await Task.Delay(2200);
 
         Assert.Equal("x", hit.Value);
         Assert.True((await _client.GetAsync<string>(key)).Found);

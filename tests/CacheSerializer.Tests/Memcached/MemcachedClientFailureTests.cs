@@ -137,7 +137,7 @@ public sealed class MemcachedClientFailureTests
         Assert.Equal(MemcachedErrorKind.ServerDown, second.Kind);
         Assert.Equal("get", second.Operation);
         Assert.Contains($"127.0.0.1:{port}", second.Message, StringComparison.Ordinal);
-        Assert.True(clock.ElapsedMilliseconds < 100, $"a down server took {clock.ElapsedMilliseconds} ms to fail");
+        Assert.True(clock.ElapsedMilliseconds < 250, $"a down server took {clock.ElapsedMilliseconds} ms to fail");
     }
 
     private static MemcachedClientOptions WithDownInterval(MemcachedClientOptions options, TimeSpan interval)
@@ -260,10 +260,12 @@ public sealed class MemcachedClientFailureTests
     public async Task PoolExhausted_ReportedClearlyNamingTheOptions()
     {
         // EnyimMemcachedCore complaint: pool exhaustion under concurrency reported as "unable to locate node".
-        using FakeMemcachedServer slow = FakeMemcachedServer.AnsweringMissAfter(TimeSpan.FromMilliseconds(700));
+        // Each reply comes 1.2 s after its request, within the 2 s timeout; a fourth caller cannot get a slot in 2 s.
+        using FakeMemcachedServer slow = FakeMemcachedServer.AnsweringMissAfter(TimeSpan.FromMilliseconds(1200));
         MemcachedClientOptions options = Options(slow.Endpoint);
         options.ConnectionsPerServer = 1;
         options.MaxInFlightPerConnection = 1;
+        options.OperationTimeout = TimeSpan.FromSeconds(2);
         await using var client = new MemcachedClient(options);
 
         Task<MemcachedGetResult<string>>[] calls = Enumerable.Range(0, 4).Select(i => client.GetAsync<string>($"k{i}")).ToArray();
@@ -300,6 +302,26 @@ public sealed class MemcachedClientFailureTests
         }
 
         Assert.Equal(3, server.Accepted);
+    }
+
+    [Fact]
+    public async Task ConnectionClosedWhileCallersWaitForSlots_AllFailPromptly_NoneReportQueueFull()
+    {
+        var silent = FakeMemcachedServer.NeverAnswering();
+        MemcachedClientOptions options = Options(silent.Endpoint);
+        options.ConnectionsPerServer = 1;
+        options.MaxInFlightPerConnection = 2;
+        options.OperationTimeout = TimeSpan.FromSeconds(10);
+        await using var client = new MemcachedClient(options);
+        Task<MemcachedGetResult<string>>[] calls = Enumerable.Range(0, 20).Select(i => client.GetAsync<string>($"k{i}")).ToArray();
+        await Task.Delay(300);
+        var clock = Stopwatch.StartNew();
+
+        silent.Dispose(); // closes the connection: 2 calls were awaiting replies, 18 were waiting for a slot
+
+        MemcachedException[] errors = await Task.WhenAll(calls.Select(t => Assert.ThrowsAsync<MemcachedException>(() => t))).WaitAsync(Bound);
+        Assert.True(clock.Elapsed < TimeSpan.FromSeconds(3), $"took {clock.Elapsed}");
+        Assert.All(errors, e => Assert.Contains(e.Kind, new[] { MemcachedErrorKind.ConnectionBroken, MemcachedErrorKind.ConnectFailed, MemcachedErrorKind.ServerDown }));
     }
 
     [Fact]

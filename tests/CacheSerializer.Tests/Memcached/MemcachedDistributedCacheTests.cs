@@ -66,29 +66,30 @@ public sealed class MemcachedDistributedCacheTests : IDisposable
     [Fact]
     public async Task Expirations_AbsoluteSlidingAndCapped_BehaveAsDocumented()
     {
-        // Run side by side so the test waits about 4 seconds in all (memcached's clock has one-second steps).
+        // Run side by side so the test waits about 8 seconds in all. memcached's clock moves in whole seconds, so an item
+        // with a TTL of N seconds lives between N-1 and N: every read below comes at least a second before that.
         await Task.WhenAll(AbsoluteExpires(), SlidingKeptAliveByReadsThenExpires(), SlidingCappedByAbsolute(), RefreshSlides());
     }
 
     private async Task AbsoluteExpires()
     {
-        await _cache.SetAsync("dc:abs", Bytes("x"), new DistributedCacheEntryOptions { AbsoluteExpirationRelativeToNow = TimeSpan.FromSeconds(1) });
+        await _cache.SetAsync("dc:abs", Bytes("x"), new DistributedCacheEntryOptions { AbsoluteExpirationRelativeToNow = TimeSpan.FromSeconds(2) });
         Assert.NotNull(await _cache.GetAsync("dc:abs"));
-        await Task.Delay(2100);
+        await Task.Delay(2200);
         Assert.Null(await _cache.GetAsync("dc:abs"));
     }
 
     private async Task SlidingKeptAliveByReadsThenExpires()
     {
-        await _cache.SetAsync("dc:slide", Bytes("x"), new DistributedCacheEntryOptions { SlidingExpiration = TimeSpan.FromSeconds(2) });
-        for (int i = 0; i < 3; i++)
+        await _cache.SetAsync("dc:slide", Bytes("x"), new DistributedCacheEntryOptions { SlidingExpiration = TimeSpan.FromSeconds(3) });
+        for (int i = 0; i < 4; i++)
         {
             await Task.Delay(1000);
             Assert.NotNull(await _cache.GetAsync("dc:slide"));
         }
 
-        // Three seconds after it was set it is alive only because the reads moved its TTL; now let it lapse.
-        await Task.Delay(3100);
+        // Four seconds after it was set it is alive only because the reads moved its TTL; now let it lapse.
+        await Task.Delay(4200);
         Assert.Null(await _cache.GetAsync("dc:slide"));
     }
 
@@ -97,18 +98,18 @@ public sealed class MemcachedDistributedCacheTests : IDisposable
         await _cache.SetAsync("dc:capped", Bytes("x"), new DistributedCacheEntryOptions
         {
             SlidingExpiration = TimeSpan.FromSeconds(30),
-            AbsoluteExpirationRelativeToNow = TimeSpan.FromSeconds(2),
+            AbsoluteExpirationRelativeToNow = TimeSpan.FromSeconds(3),
         });
         await Task.Delay(1000);
         Assert.NotNull(await _cache.GetAsync("dc:capped"));
-        await Task.Delay(1500);
+        await Task.Delay(2500);
         Assert.Null(await _cache.GetAsync("dc:capped"));
     }
 
     private async Task RefreshSlides()
     {
-        await _cache.SetAsync("dc:refresh", Bytes("x"), new DistributedCacheEntryOptions { SlidingExpiration = TimeSpan.FromSeconds(2) });
-        for (int i = 0; i < 3; i++)
+        await _cache.SetAsync("dc:refresh", Bytes("x"), new DistributedCacheEntryOptions { SlidingExpiration = TimeSpan.FromSeconds(3) });
+        for (int i = 0; i < 4; i++)
         {
             await Task.Delay(1000);
             await _cache.RefreshAsync("dc:refresh");

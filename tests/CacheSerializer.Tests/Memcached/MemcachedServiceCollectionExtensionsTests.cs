@@ -40,6 +40,53 @@ public sealed class MemcachedServiceCollectionExtensionsTests(MemcachedServerFix
     }
 
     [Fact]
+    public async Task AddMemcached_TranscoderSubsection_BindsTheTranscoderOptions()
+    {
+        IConfiguration configuration = Json($$"""
+            {
+              "Memcached": {
+                "Servers": [ "{{fixture.Primary.Endpoint}}" ],
+                "ProtobufTranscoder": { "Compression": "Brotli", "CompressionThreshold": 64 }
+              }
+            }
+            """);
+        await using ServiceProvider provider = new ServiceCollection().AddMemcached(configuration.GetSection("Memcached")).BuildServiceProvider();
+        MemcachedClient client = provider.GetRequiredService<MemcachedClient>();
+        string text = string.Concat(Enumerable.Repeat("compressible ", 20));
+
+        CacheItem item = client.Transcoder.Serialize(text);
+        await client.SetAsync(MemcachedServerFixture.UniqueKey("di-compressed"), text);
+
+        Assert.IsType<ProtobufTranscoder>(client.Transcoder);
+        Assert.Equal(0x0112u | 0x0080u, item.Flags);
+    }
+
+    [Fact]
+    public async Task AddMemcached_NoTranscoderSubsection_UsesTheDefaultTranscoderWithTheClientsValueLimit()
+    {
+        IConfiguration configuration = Json($$"""
+            { "Memcached": { "Servers": [ "{{fixture.Primary.Endpoint}}" ], "MaxValueSize": 1000 } }
+            """);
+        await using ServiceProvider provider = new ServiceCollection().AddMemcached(configuration.GetSection("Memcached")).BuildServiceProvider();
+        MemcachedClient client = provider.GetRequiredService<MemcachedClient>();
+
+        var ex = Assert.Throws<TranscoderException>(() => client.Transcoder.Serialize(new byte[1001]));
+
+        Assert.Contains("1000 bytes", ex.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void AddMemcached_InvalidTranscoderOption_ResolvingNamesTheProperty()
+    {
+        IConfiguration configuration = Json("""{ "Memcached": { "Servers": [ "127.0.0.1:11211" ], "ProtobufTranscoder": { "MaxDecompressionRatio": 1 } } }""");
+        using ServiceProvider provider = new ServiceCollection().AddMemcached(configuration.GetSection("Memcached")).BuildServiceProvider();
+
+        var ex = Assert.Throws<ArgumentException>(() => provider.GetRequiredService<MemcachedClient>());
+
+        Assert.StartsWith("ProtobufTranscoderOptions.MaxDecompressionRatio", ex.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public void AddMemcached_SectionWithoutServers_ResolvingNamesTheProperty()
     {
         IConfiguration configuration = Json("""{ "Memcached": { "KeyPrefix": "x" } }""");

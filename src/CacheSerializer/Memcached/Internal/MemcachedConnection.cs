@@ -32,7 +32,7 @@ internal sealed class MemcachedConnection
     // Callers never run the write loop inline: measured against memcaslap (docs/benchmarks.md), letting the write loop
     // wake on its own thread batches more requests per send and was 1.3-2.5x faster at 16 concurrent callers.
     private readonly Channel<MemcachedRequest> _queue = Channel.CreateUnbounded<MemcachedRequest>(
-        new UnboundedChannelOptions { SingleReader = true, AllowSynchronousContinuations = false });
+        new UnboundedChannelOptions { SingleReader = false, AllowSynchronousContinuations = false }); // Break drains it too
 
     private readonly Queue<MemcachedRequest> _awaitingReply = new();
     private int _broken;
@@ -109,6 +109,18 @@ internal sealed class MemcachedConnection
 
     /// <summary>Waits for a pipeline slot (back-pressure); false when none freed up within the timeout.</summary>
     internal Task<bool> WaitForSlotAsync(TimeSpan timeout, CancellationToken cancellationToken) => _slots.WaitAsync(timeout, cancellationToken);
+
+    /// <summary>Gives back a slot taken for a request that will not be sent (the connection broke meanwhile).</summary>
+    internal void ReleaseSlot()
+    {
+        try
+        {
+            _slots.Release();
+        }
+        catch (SemaphoreFullException)
+        {
+        }
+    }
 
     /// <summary>Queues a request whose slot was taken; the write loop sends it.</summary>
     internal void Send(MemcachedRequest request)
@@ -187,11 +199,9 @@ internal sealed class MemcachedConnection
             request.Fail(error);
         }
 
-        // Wake callers waiting for a slot on this connection: they fail at once instead of timing out as "queue full".
-        if (failed.Count > 0)
-        {
-            _slots.Release(failed.Count);
-        }
+        // Wake callers waiting for a slot on this connection: each one that wakes finds it broken, passes its slot on
+        // (ReleaseSlot) and fails at once, instead of timing out as "queue full".
+        ReleaseSlot();
 
         _node.OnConnectionBroken(this, kind, cause);
     }

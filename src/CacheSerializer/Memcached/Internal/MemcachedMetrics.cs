@@ -30,6 +30,11 @@ internal static class MemcachedMetrics
 
     internal static void RecordOperation(string server, string command, string outcome, long startTimestamp)
     {
+        if (!Operations.Enabled && !Duration.Enabled)
+        {
+            return; // no listener: keep the hot path free of tag lists
+        }
+
         var tags = new TagList
         {
             { "memcached.server", server },

@@ -35,6 +35,14 @@ internal sealed partial class MemcachedNode : IDisposable
     /// <summary>Returns a live connection with a pipeline slot taken for the caller; fails fast while the server is down.</summary>
     internal async ValueTask<MemcachedConnection> AcquireAsync(string operation, CancellationToken cancellationToken)
     {
+        // A caller that waited for a slot on a connection that then broke has sent nothing: it tries once more.
+        return await AcquireOnceAsync(operation, retryIfBroken: true, cancellationToken).ConfigureAwait(false)
+            ?? await AcquireOnceAsync(operation, retryIfBroken: false, cancellationToken).ConfigureAwait(false)
+            ?? throw ThrowHelper.ConnectionBroken(Name, operation, null);
+    }
+
+    private async ValueTask<MemcachedConnection?> AcquireOnceAsync(string operation, bool retryIfBroken, CancellationToken cancellationToken)
+    {
         ThrowIfDown(operation);
         int count = _connections.Length;
         int first = (int)((uint)Interlocked.Increment(ref _next) % (uint)count);
@@ -93,7 +101,8 @@ internal sealed partial class MemcachedNode : IDisposable
                 return busy;
             }
 
-            throw ThrowHelper.ConnectionBroken(Name, operation, null);
+            busy.ReleaseSlot();
+            return retryIfBroken ? null : throw ThrowHelper.ConnectionBroken(Name, operation, null);
         }
 
         throw ThrowHelper.QueueFull(Name, operation, count, _settings.MaxInFlightPerConnection, _settings.OperationTimeout);

@@ -80,7 +80,7 @@ internal sealed class ServerEndpoint
             }
         }
 
-        if (host.Length == 0 || (Uri.CheckHostName(host) == UriHostNameType.Unknown && !IPAddress.TryParse(host, out _)))
+        if (host.Length == 0 || (!IsHostName(host) && !IPAddress.TryParse(host, out _)))
         {
             error = $"'{text}' has no valid host name or address";
             return false;
@@ -92,6 +92,20 @@ internal sealed class ServerEndpoint
     }
 
     public override string ToString() => Name;
+
+    /// <summary>Letters, digits, dots, hyphens and underscores (container names such as "app_memcached_1" have them).</summary>
+    private static bool IsHostName(string host)
+    {
+        foreach (char c in host)
+        {
+            if (!char.IsAsciiLetterOrDigit(c) && c is not ('.' or '-' or '_'))
+            {
+                return false;
+            }
+        }
+
+        return true;
+    }
 
     private static bool TryParsePort(string s, out int port) =>
         int.TryParse(s, NumberStyles.None, CultureInfo.InvariantCulture, out port) && port is >= 1 and <= 65535;

@@ -24,6 +24,8 @@ public class ClientSettingsTests
     [InlineData("[::1:11211")]
     [InlineData("host:11211 zero")]
     [InlineData(":11211")]
+    [InlineData("bad host:11211")]
+    [InlineData("http://host:11211")]
     public void Create_BadServer_NamesServersAndEntry(string server)
     {
         var options = new MemcachedClientOptions { Servers = { server } };
@@ -74,7 +76,7 @@ public class ClientSettingsTests
     [Fact]
     public void Create_IPv6AndWeightAndDefaultPort_Parsed()
     {
-        var options = new MemcachedClientOptions { Servers = { "[::1]:11300", "cache.local 300", "10.0.0.1" } };
+        var options = new MemcachedClientOptions { Servers = { "[::1]:11300", "cache.local 300", "10.0.0.1", "app_memcached_1:11212" } };
 
         IReadOnlyList<ServerEndpoint> servers = ClientSettings.Create(options).Servers;
 
@@ -82,6 +84,7 @@ public class ClientSettingsTests
         Assert.Equal(("cache.local", 11211, 300), (servers[1].Host, servers[1].Port, servers[1].Weight));
         Assert.Equal("[::1]:11300", servers[0].Name);
         Assert.Equal("10.0.0.1:11211", servers[2].Name);
+        Assert.Equal("app_memcached_1:11212", servers[3].Name);
     }
 
     [Fact]
