@@ -81,7 +81,7 @@ internal sealed record LoadTestSettings
     {
         if (!condition)
         {
-            throw new ArgumentException($"{option} {problem}.", option);
+            throw new ArgumentException($"{option} {problem}.");
         }
     }
 }

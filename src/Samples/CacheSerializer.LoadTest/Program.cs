@@ -12,4 +12,8 @@ Console.CancelKeyPress += (_, e) =>
 };
 
 var configuration = new InvocationConfiguration { ProcessTerminationTimeout = null };
-return await LoadTestCommand.Create().Parse(args).InvokeAsync(configuration, cancellation.Token).ConfigureAwait(false);
+ParseResult parsed = LoadTestCommand.Create().Parse(args);
+int exitCode = await parsed.InvokeAsync(configuration, cancellation.Token).ConfigureAwait(false);
+
+// A command line that does not parse prints its errors and the help; it exits like any other invalid option.
+return parsed.Errors.Count > 0 ? LoadTestCommand.InvalidOption : exitCode;

@@ -21,7 +21,7 @@ internal static class LoadTestRunner
         {
             return names.Select(name =>
                 ContenderCatalog.All.FirstOrDefault(c => string.Equals(c.Name, name, StringComparison.OrdinalIgnoreCase))
-                ?? throw new ArgumentException($"--contenders: no contender is named '{name}'; known: {string.Join(", ", ContenderCatalog.All.Select(c => c.Name))}.", "--contenders"))
+                ?? throw new ArgumentException($"--contenders: no contender is named '{name}'; known: {string.Join(", ", ContenderCatalog.All.Select(c => c.Name))}."))
                 .ToArray();
         }
 

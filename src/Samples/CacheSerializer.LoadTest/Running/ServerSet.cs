@@ -70,7 +70,7 @@ internal sealed class ServerSet : IDisposable
         bool loopback = host.Equals("localhost", StringComparison.OrdinalIgnoreCase) || (IPAddress.TryParse(host, out IPAddress? address) && IPAddress.IsLoopback(address));
         if (!portOk || !loopback)
         {
-            throw new ArgumentException($"--servers: '{server}' must be host:port with a loopback host (127.0.0.1, [::1] or localhost); the load test only talks to this machine.", "--servers");
+            throw new ArgumentException($"--servers: '{server}' must be host:port with a loopback host (127.0.0.1, [::1] or localhost); the load test only talks to this machine.");
         }
     }
 
