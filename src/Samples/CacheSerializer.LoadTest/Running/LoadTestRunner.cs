@@ -83,7 +83,15 @@ internal static class LoadTestRunner
             int passIndex = i;
             var progress = new PassProgress(contender.Name, new PassCounters(), settings.Duration, settings.Operations);
             Task<PassResult> pass = Task.Run(() => ContenderPass.RunAsync(contender, passIndex, servers.Endpoints, settings, mix, progress, cancellationToken), CancellationToken.None);
-            passes.Add(await display.TrackAsync(progress, pass).ConfigureAwait(false));
+            try
+            {
+                passes.Add(await display.TrackAsync(progress, pass).ConfigureAwait(false));
+            }
+            catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
+            {
+                // Ctrl+C before the users started (during the flush or the first stats): nothing of this pass to report.
+                break;
+            }
         }
 
         return new LoadTestReport
