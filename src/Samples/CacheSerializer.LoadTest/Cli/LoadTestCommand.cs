@@ -170,7 +170,7 @@ internal static class LoadTestCommand
         {
             report = await LoadTestRunner.RunAsync(settings, display, cancellationToken).ConfigureAwait(false);
         }
-        catch (InvalidOperationException ex) when (ex.Message.Contains("memcached", StringComparison.Ordinal))
+        catch (Exception ex) when (ex is InvalidOperationException or TimeoutException && ex.Message.Contains("memcached", StringComparison.Ordinal))
         {
             await Console.Error.WriteLineAsync($"error: {ex.Message}").ConfigureAwait(false);
             return ServerUnavailable;
