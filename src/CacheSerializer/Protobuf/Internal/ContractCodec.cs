@@ -71,6 +71,9 @@ internal sealed class ContractCodec<T> : MessageCodec<T>
         }
     }
 
+    /// <summary>Gets a value indicating whether this contract has emitted flat bodies, so writing it involves no nested message.</summary>
+    public bool IsFlat => _flat is not null;
+
     /// <summary>Gets a value indicating whether this level or any level below it has <c>[OnDeserialized]</c> callbacks.</summary>
     public bool HasAnyCallbacks => HasCallbacks();
 
