@@ -174,4 +174,22 @@ public class ProtoModelTests
         // The instance alone: 16 bytes of header and method table plus eight ulongs; no frame, box or stream.
         Assert.Equal(16 + (8 * 8), allocated);
     }
+
+    [Fact]
+    public void Serialize_TwoModelsInTurn_NeitherAllocatesMoreThanThePayload()
+    {
+        var first = new ProtoModel();
+        var second = new ProtoModel();
+        var value = new PersonV1 { Name = "n", Age = 3 };
+        first.Serialize(value);
+        second.Serialize(value);
+
+        long before = GC.GetAllocatedBytesForCurrentThread();
+        var a = first.Serialize(value);
+        var b = second.Serialize(value);
+        long allocated = GC.GetAllocatedBytesForCurrentThread() - before;
+
+        Assert.Equal(a, b);
+        Assert.Equal(2 * (24 + ((a.Length + 7) / 8 * 8)), allocated);
+    }
 }
