@@ -247,7 +247,13 @@ public sealed class ProtoModel
         }
 
         var serializer = (RootSerializer<T>)GetEntry(typeof(T)).Get();
-        SerializerCache<T>.Last = new SerializerCache<T>.Pair(this, serializer);
+        if (last is null)
+        {
+            // The first model to use T keeps the fast slot; another model reads its own dictionary (still lock-free)
+            // rather than replacing the slot, so two models used in turn never allocate per call.
+            SerializerCache<T>.Last = new SerializerCache<T>.Pair(this, serializer);
+        }
+
         return serializer;
     }
 
@@ -317,7 +323,8 @@ public sealed class ProtoModel
         }
     }
 
-    /// <summary>A lock-free per-type cache of the last model's serializer (one model per process is the common case).</summary>
+    /// <summary>A lock-free per-type slot for the first model's serializer (one model per process is the common case).</summary>
+    /// <remarks>It holds that model for the life of the process: models are meant to be long-lived, like JsonSerializerOptions.</remarks>
     private static class SerializerCache<T>
     {
         public static Pair? Last;

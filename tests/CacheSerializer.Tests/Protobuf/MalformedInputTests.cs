@@ -35,6 +35,24 @@ public class MalformedInputTests
         }
     }
 
+    [Theory]
+    [InlineData(typeof(EverythingPoco))]
+    [InlineData(typeof(ShapePoco))]
+    [InlineData(typeof(NullEmptyPoco))]
+    [InlineData(typeof(MapsPoco))]
+    [InlineData(typeof(TreeNode))]
+    public void Deserialize_RandomBytes_ThrowsProtoExceptionOrReturnsValue(Type type)
+    {
+        // Seeded, so a failure reproduces; bounded in count and size.
+        var random = new Random(20261122);
+        for (int i = 0; i < 2000; i++)
+        {
+            var bytes = new byte[random.Next(0, 64)];
+            random.NextBytes(bytes);
+            AssertReadsOrThrowsOurs(type, bytes);
+        }
+    }
+
     [Fact]
     public void Deserialize_LengthPrefixClaiming2GB_ThrowsWithoutAllocatingIt()
     {

@@ -136,4 +136,60 @@ public class ProtoModelTests
 
         Assert.Equal(new byte[] { 0x08, 0x01, 0x1A, 0x01, 0x6D }, bytes);
     }
+
+    [Fact]
+    public void Serialize_Warm_AllocatesOnlyThePayloadArray()
+    {
+        var model = new ProtoModel();
+        var flat = new RpcPoco { Id = 1, Method = "m", Host = "h", Body = "b" };
+        var nested = new OuterPoco { First = new InnerPoco { Number = 1 }, Items = [new InnerPoco(), new InnerPoco { Text = "t" }], Ratio = 2 };
+        model.Serialize(flat);
+        model.Serialize(nested);
+
+        long before = GC.GetAllocatedBytesForCurrentThread();
+        var flatBytes = model.Serialize(flat);
+        long flatAllocated = GC.GetAllocatedBytesForCurrentThread() - before;
+        before = GC.GetAllocatedBytesForCurrentThread();
+        var nestedBytes = model.Serialize(nested);
+        long nestedAllocated = GC.GetAllocatedBytesForCurrentThread() - before;
+
+        // A byte[] costs 24 bytes of header and length on 64-bit, plus its data rounded up to 8.
+        Assert.Equal(ArraySize(flatBytes.Length), flatAllocated);
+        Assert.Equal(ArraySize(nestedBytes.Length), nestedAllocated);
+
+        static long ArraySize(int length) => 24 + ((length + 7) / 8 * 8);
+    }
+
+    [Fact]
+    public void Deserialize_Warm_AllocatesOnlyTheObject()
+    {
+        var model = new ProtoModel();
+        var bytes = model.Serialize(new EightPoco { A = 1, H = 2 });
+        model.Deserialize<EightPoco>(bytes);
+
+        long before = GC.GetAllocatedBytesForCurrentThread();
+        model.Deserialize<EightPoco>(bytes);
+        long allocated = GC.GetAllocatedBytesForCurrentThread() - before;
+
+        // The instance alone: 16 bytes of header and method table plus eight ulongs; no frame, box or stream.
+        Assert.Equal(16 + (8 * 8), allocated);
+    }
+
+    [Fact]
+    public void Serialize_TwoModelsInTurn_NeitherAllocatesMoreThanThePayload()
+    {
+        var first = new ProtoModel();
+        var second = new ProtoModel();
+        var value = new PersonV1 { Name = "n", Age = 3 };
+        first.Serialize(value);
+        second.Serialize(value);
+
+        long before = GC.GetAllocatedBytesForCurrentThread();
+        var a = first.Serialize(value);
+        var b = second.Serialize(value);
+        long allocated = GC.GetAllocatedBytesForCurrentThread() - before;
+
+        Assert.Equal(a, b);
+        Assert.Equal(2 * (24 + ((a.Length + 7) / 8 * 8)), allocated);
+    }
 }

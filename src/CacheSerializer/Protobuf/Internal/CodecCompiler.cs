@@ -238,8 +238,10 @@ internal sealed class CodecCompiler
             includes[i] = (IncludeCodec<T>)s_include.MakeGenericMethod(typeof(T), include.DerivedType).Invoke(null, [include.FieldNumber, derivedLevel])!;
         }
 
+        // Flat contracts (hot scalars only) also get emitted bodies that replace the member loop on the hot path.
+        var flat = plan.Members.Any(m => _options.Surrogates.ContainsKey(m.MemberType)) ? null : FlatContractEmitter.TryEmit<T>(plan, s_scalarFormats);
         codec.Initialize(
-            members, includes, Accessors.Creator<T>(plan.SkipConstructor), Placeholder<T>(plan), Accessors.Callbacks<T>(plan.Callbacks), isHierarchyRoot);
+            members, includes, Accessors.Creator<T>(plan.SkipConstructor), Placeholder<T>(plan), Accessors.Callbacks<T>(plan.Callbacks), isHierarchyRoot, flat);
         bool anyOverwrite = plan.Members.Any(m => m.OverwriteList);
         _seals.Add(() => codec.Seal(anyOverwrite));
         return codec;

@@ -19,6 +19,7 @@ internal sealed class ContractCodec<T> : MessageCodec<T>
     private IncludeCodec<T>[] _includes = [];
     private Func<T>? _create;
     private Func<T>? _placeholder;
+    private FlatBody<T>? _flat;
     private Action<T>? _callbacks;
     private bool _hierarchyHasCallbacks;
     private bool _anyOverwrite;
@@ -38,8 +39,10 @@ internal sealed class ContractCodec<T> : MessageCodec<T>
         Func<T>? create,
         Func<T>? placeholder,
         Action<T>? callbacks,
-        bool isHierarchyRoot)
+        bool isHierarchyRoot,
+        FlatBody<T>? flat)
     {
+        _flat = flat;
         _members = members;
         _includes = includes;
         _create = create;
@@ -67,6 +70,9 @@ internal sealed class ContractCodec<T> : MessageCodec<T>
             _sparse = members.ToDictionary(m => m.FieldNumber);
         }
     }
+
+    /// <summary>Gets a value indicating whether this contract has emitted flat bodies, so writing it involves no nested message.</summary>
+    public bool IsFlat => _flat is not null;
 
     /// <summary>Gets a value indicating whether this level or any level below it has <c>[OnDeserialized]</c> callbacks.</summary>
     public bool HasAnyCallbacks => HasCallbacks();
@@ -97,6 +103,11 @@ internal sealed class ContractCodec<T> : MessageCodec<T>
             }
         }
 
+        if (_flat is not null)
+        {
+            return size + _flat.Measure(value);
+        }
+
         foreach (var member in _members)
         {
             size += member.Measure(value, depth);
@@ -110,6 +121,12 @@ internal sealed class ContractCodec<T> : MessageCodec<T>
         if (_checkRuntimeType)
         {
             Dispatch(value)?.Write(ref ctx, value);
+        }
+
+        if (_flat is not null)
+        {
+            _flat.Write(ref ctx, value);
+            return;
         }
 
         foreach (var member in _members)
@@ -144,6 +161,11 @@ internal sealed class ContractCodec<T> : MessageCodec<T>
 
     private T ReadLevel(ref ParseContext ctx, T existing)
     {
+        if (_flat is not null)
+        {
+            return _flat.Read(ref ctx, existing);
+        }
+
         T value = existing;
         bool have = existing is not null;
         bool placeholder = false;

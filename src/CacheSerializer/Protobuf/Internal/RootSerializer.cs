@@ -15,11 +15,25 @@ internal sealed class RootSerializer<T> : RootSerializer
 {
     private readonly MessageCodec<T> _codec;
 
-    public RootSerializer(MessageCodec<T> codec) => _codec = codec;
+    // A flat contract writes no nested message, so it needs no size cache (two thread-static accesses saved per call).
+    private readonly bool _needsSizes;
+
+    public RootSerializer(MessageCodec<T> codec)
+    {
+        _codec = codec;
+        _needsSizes = codec is not ContractCodec<T> { IsFlat: true };
+    }
 
     /// <summary>Writes <paramref name="value"/> after <paramref name="headroom"/> zero bytes, into one array of exactly that size.</summary>
     public byte[] Serialize(T value, int headroom)
     {
+        if (!_needsSizes)
+        {
+            var flat = new byte[headroom + _codec.MeasureBody(value, 0)];
+            Frame<T>.WriteRoot(flat.AsSpan(headroom), _codec, value);
+            return flat;
+        }
+
         var previous = SizeCache.Begin();
         try
         {
