@@ -8,8 +8,10 @@ namespace CacheSerializer.LoadTest.Mix;
 /// folder trees that holds most of the bytes (see docs/loadtest.md, "The mix").
 /// </summary>
 /// <remarks>
-/// Each key holds one shape for the whole run (a cache key names one kind of object), chosen from the key's index and
-/// the seed; each write picks one of the shape's seeded variants. Every graph comes from the shared workload factory,
+/// Each key holds one shape and one of its seeded variants for the whole run (a cache key names one object, e.g. one
+/// user's folder tree, whose size stays about the same), chosen from the seed; each write of the key stores that
+/// variant with a new stamp. So every contender ends a pass holding the same objects under the same keys, and
+/// memcached's bytes compare like for like. Every graph comes from the shared workload factory,
 /// so the load test stores the same kinds of objects the benchmarks measure.
 /// </remarks>
 internal sealed class ValueMix
@@ -18,11 +20,13 @@ internal sealed class ValueMix
     public const int VariantsPerShape = 16;
 
     private readonly int[] _shapeOfKey;
+    private readonly int[] _variantOfKey;
 
     private ValueMix(IReadOnlyList<ValueShape> shapes, int keys, ulong seed)
     {
         Shapes = shapes;
         _shapeOfKey = new int[keys];
+        _variantOfKey = new int[keys];
         var random = new SeededRandom(Mix64(seed, 0x4B45_5953));
         for (int key = 0; key < keys; key++)
         {
@@ -35,6 +39,7 @@ internal sealed class ValueMix
             }
 
             _shapeOfKey[key] = shape;
+            _variantOfKey[key] = random.Next(0, VariantsPerShape);
         }
     }
 
@@ -85,6 +90,11 @@ internal sealed class ValueMix
     /// <param name="key">The key's index.</param>
     /// <returns>The shape.</returns>
     public ValueShape ShapeOf(int key) => Shapes[_shapeOfKey[key]];
+
+    /// <summary>Returns the variant key <paramref name="key"/> holds (every write of the key stores it, with a new stamp).</summary>
+    /// <param name="key">The key's index.</param>
+    /// <returns>The variant, 0 to <see cref="VariantsPerShape"/> - 1.</returns>
+    public int VariantOf(int key) => _variantOfKey[key];
 
     /// <summary>Returns the number of keys holding each shape, in <see cref="Shapes"/> order.</summary>
     /// <returns>The counts.</returns>

@@ -27,7 +27,7 @@ internal sealed class VirtualUser(MemcachedClient client, ValueMix mix, KeyState
         {
             int index = _random.Next(0, keys.Length);
             bool read = _random.NextDouble() < readRatio;
-            int variant = _random.Next(0, ValueMix.VariantsPerShape);
+            int variant = mix.VariantOf(index);
             KeyState state = keys[index];
             ValueShape shape = mix.ShapeOf(index);
             string key = keyPrefix + index.ToString(System.Globalization.CultureInfo.InvariantCulture);

@@ -7,11 +7,12 @@ public sealed class ValueMixTests
     private static readonly ValueMix Mix = ValueMix.CreateDefault(keys: 10_000, seed: 20261122);
 
     [Fact]
-    public void CreateDefault_SameSeed_SameShapePerKey()
+    public void CreateDefault_SameSeed_SameShapeAndVariantPerKey()
     {
         var again = ValueMix.CreateDefault(keys: 10_000, seed: 20261122);
 
-        Assert.All(Enumerable.Range(0, 10_000), k => Assert.Equal(Mix.ShapeOf(k).Name, again.ShapeOf(k).Name));
+        Assert.All(Enumerable.Range(0, 10_000), k => Assert.Equal((Mix.ShapeOf(k).Name, Mix.VariantOf(k)), (again.ShapeOf(k).Name, again.VariantOf(k))));
+        Assert.Equal(ValueMix.VariantsPerShape, Enumerable.Range(0, 10_000).Select(Mix.VariantOf).Distinct().Count());
     }
 
     [Fact]
