@@ -32,11 +32,14 @@ public sealed class MedianRatioReport
     /// <summary>Gets the methods (contenders), in the order the report lists them.</summary>
     public IReadOnlyList<string> Methods { get; }
 
-    /// <summary>Reads a BenchmarkDotNet CSV report with <c>Method</c>, <c>Workload</c> and <c>Median</c> columns.</summary>
+    /// <summary>
+    /// Reads a BenchmarkDotNet CSV report with <c>Method</c>, <c>Workload</c> and <c>Median</c> columns; BenchmarkDotNet
+    /// leaves <c>Median</c> out when no row's median differs from its mean, and then <c>Mean</c> is read instead.
+    /// </summary>
     /// <param name="csv">The CSV text (comma-separated, values with commas quoted, as BenchmarkDotNet writes it).</param>
     /// <param name="baseline">The method the ratios are relative to.</param>
     /// <returns>The report.</returns>
-    /// <exception cref="FormatException">A column is missing, or a median has no known time unit.</exception>
+    /// <exception cref="FormatException">A column is missing (Median and Mean both), or a time has no known unit.</exception>
     public static MedianRatioReport Parse(string csv, string baseline)
     {
         ArgumentNullException.ThrowIfNull(csv);
@@ -48,7 +51,8 @@ public sealed class MedianRatioReport
         }
 
         List<string> header = SplitCsvLine(lines[0]);
-        int method = Column(header, "Method"), workload = Column(header, "Workload"), median = Column(header, "Median");
+        int method = Column(header, "Method"), workload = Column(header, "Workload");
+        int median = header.Contains("Median") ? Column(header, "Median") : Column(header, "Mean");
         var workloads = new List<string>();
         var methods = new List<string>();
         var medians = new Dictionary<(string, string), double>();
