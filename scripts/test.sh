@@ -16,11 +16,10 @@ dotnet test CacheSerializer.sln -c Release --no-build --logger "console;verbosit
 status=${PIPESTATUS[0]}
 set -e
 
-# One plain closing line for whoever reads the log: "N passed, N failed, N skipped".
-passed=0; failed=0; skipped=0
-while read -r f p s; do
-  failed=$((failed + f)); passed=$((passed + p)); skipped=$((skipped + s))
-done < <(sed -nE 's/.*Failed: +([0-9]+), Passed: +([0-9]+), Skipped: +([0-9]+).*/\1 \2 \3/p' "$log")
+# One plain closing line for whoever reads the log: "N passed, N failed, N skipped", from the runner's summary
+# ("Passed: N" / "Failed: N" / "Skipped: N" lines at normal verbosity).
+count() { sed -nE "s/^ +$1: +([0-9]+)$/\1/p" "$log" | awk '{s+=$1} END {print s+0}'; }
+passed=$(count Passed); failed=$(count Failed); skipped=$(count Skipped)
 rm -f "$log"
 if [ "$status" -ne 0 ] && [ "$failed" -eq 0 ]; then failed=1; fi
 echo "tests: $passed passed, $failed failed, $skipped skipped"

@@ -14,6 +14,20 @@ if (args.Length > 0 && args[0] == "sizes")
     return;
 }
 
+// Ratios of medians to BSON from a finished run's CSV: `-- ratios RESULTS/X-report.csv [chart.svg]` (see MedianRatioReport).
+if (args.Length > 1 && args[0] == "ratios")
+{
+    MedianRatioReport ratios = MedianRatioReport.Parse(File.ReadAllText(args[1]), "BSON");
+    Console.Write(ratios.ToMarkdown());
+    if (args.Length > 2)
+    {
+        string operation = Path.GetFileName(args[1]).Split('-')[0].Split('.')[^1].Replace("Benchmarks", "", StringComparison.Ordinal);
+        ratios.ToChart($"{operation}: median time relative to BSON (lower is faster)").Save(args[2]);
+    }
+
+    return;
+}
+
 // Every benchmark class in this assembly is reachable by filter:
 //   dotnet run -c Release --project benchmarks/CacheSerializer.Benchmarks -- --filter '*'
 // The memcached client against memcaslap (a console load run, not BenchmarkDotNet): -- client-vs-memcaslap [seconds] [rounds]

@@ -1,3 +1,5 @@
+using CacheSerializer.Workloads.Models;
+
 namespace CacheSerializer.Workloads.Contenders;
 
 /// <summary>Every contender, in the order reports show them; the benchmarks, the tests and the load test all take them from here.</summary>
@@ -30,6 +32,12 @@ public static class ContenderCatalog
     /// <summary>The name of this package's transcoder with Brotli compression (items of 1 KiB and more, when smaller).</summary>
     public const string CacheSerializerCompressed = "CacheSerializer+Brotli";
 
+    /// <summary>
+    /// The name of this package's transcoder with a one-byte type alias registered for each workload's root type, as the
+    /// docs recommend for hot types (the default writes the type's stable name, about 45 bytes, in every object item).
+    /// </summary>
+    public const string CacheSerializerAliased = "CacheSerializer+Aliases";
+
     /// <summary>Gets every contender.</summary>
     public static IReadOnlyList<Contender> All { get; } =
     [
@@ -42,7 +50,25 @@ public static class ContenderCatalog
         new(PlainCopy, new PlainCopyTranscoder(), ContenderInput.Payload),
         new(CacheSerializer, new ProtobufTranscoder()),
         new(CacheSerializerCompressed, new ProtobufTranscoder(new ProtobufTranscoderOptions { Compression = TranscoderCompression.Brotli })),
+        new(CacheSerializerAliased, new ProtobufTranscoder(AliasedOptions())),
     ];
+
+    /// <summary>Returns the options of <see cref="CacheSerializerAliased"/>: defaults, plus aliases 1-5 for the workload root types.</summary>
+    /// <returns>New options; the transcoder copies them when it is built.</returns>
+    /// <remarks>
+    /// Registered once, as an application would at start-up, for the root types it caches; aliases 1-63 take one byte
+    /// (docs/format.md). Only root types: a [ProtoInclude] subtype travels inside its base's body, never in the header.
+    /// </remarks>
+    public static ProtobufTranscoderOptions AliasedOptions()
+    {
+        var options = new ProtobufTranscoderOptions();
+        options.TypeAliases.Add(typeof(RpcMessage), 1);
+        options.TypeAliases.Add(typeof(EightUInt64s), 2);
+        options.TypeAliases.Add(typeof(RecordSet), 3);
+        options.TypeAliases.Add(typeof(FolderCatalog), 4);
+        options.TypeAliases.Add(typeof(UserFolderTree), 5);
+        return options;
+    }
 
     /// <summary>Returns the contender of that name.</summary>
     /// <param name="name">A name from <see cref="All"/>.</param>

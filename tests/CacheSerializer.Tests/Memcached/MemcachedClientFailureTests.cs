@@ -282,7 +282,8 @@ public sealed class MemcachedClientFailureTests
             }
         })).WaitAsync(Bound);
 
-        Assert.Null(outcomes[0]);
+        // Which caller gets the one slot first is the scheduler's choice: at least one is served, at least one is refused.
+        Assert.Contains(null, outcomes);
         MemcachedException full = Assert.IsType<MemcachedException>(outcomes.First(e => e is not null));
         Assert.Equal(MemcachedErrorKind.QueueFull, full.Kind);
         Assert.Contains("raise MemcachedClientOptions.ConnectionsPerServer (currently 1), MaxInFlightPerConnection (currently 1)", full.Message, StringComparison.Ordinal);

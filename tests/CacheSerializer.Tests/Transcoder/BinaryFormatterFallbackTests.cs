@@ -34,7 +34,7 @@ public class BinaryFormatterFallbackTests
         var e = Assert.Throws<TranscoderException>(() => new ProtobufTranscoder().Serialize(new Legacy { Name = "x" }));
 
         Assert.Equal(typeof(Legacy), e.DataType);
-        Assert.StartsWith("Cannot store a CacheSerializer.Tests.Transcoder.BinaryFormatterFallbackTests+Legacy: no codec handles it (the protobuf engine: ", e.Message, StringComparison.Ordinal);
+        Assert.StartsWith("Cannot store a CacheSerializer.Tests.Transcoder.BinaryFormatterFallbackTests+Legacy: no codec handles it (the protobuf engine: CacheSerializer.Tests.Transcoder.BinaryFormatterFallbackTests+Legacy is not a type this model can serialize. Mark it [ProtoIgnore], annotate its type with [ProtoContract], or register a surrogate with model.AddSurrogate.). Ways out: ", e.Message, StringComparison.Ordinal);
         Assert.Contains("[ProtoContract]", e.Message, StringComparison.Ordinal);
         Assert.Contains("surrogate", e.Message, StringComparison.Ordinal);
         Assert.Contains("ProtobufTranscoderOptions.Codecs", e.Message, StringComparison.Ordinal);

@@ -319,7 +319,7 @@ internal sealed class CodecCompiler
             return (MemberCodec<TOwner>)s_repeated.MakeGenericMethod(typeof(TOwner), plan.MemberType, shape.ElementType)
                 .Invoke(null, [plan, shape, element])!;
         }
-        catch (Exception ex) when (Unwrap(ex) is ProtoException inner && !inner.Message.StartsWith(ThrowHelper.Name(typeof(TOwner)) + "." + plan.Name, StringComparison.Ordinal))
+        catch (Exception ex) when (Unwrap(ex) is ProtoException inner && !ThrowHelper.IsAboutMember(inner.Message, typeof(TOwner), plan.Name, plan.MemberType))
         {
             ThrowHelper.ThrowUnsupportedMember(typeof(TOwner), plan.Name, plan.MemberType, inner);
             throw;

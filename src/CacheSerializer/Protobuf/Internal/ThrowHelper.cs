@@ -44,9 +44,18 @@ internal static class ThrowHelper
     public static void ThrowInvalidInclude(Type type, Type derived) => throw new ProtoException(
         $"[ProtoInclude] on {Name(type)} names {Name(derived)}, which does not derive from {Name(type)}. Name a derived class.");
 
+    /// <summary>Whether a message already names this member (or, for a root, the root type), so it is not wrapped again.</summary>
+    public static bool IsAboutMember(string message, Type type, string member, Type memberType) =>
+        message.StartsWith(IsRootBox(type) ? Name(memberType) + " is not a type" : Name(type) + "." + member, StringComparison.Ordinal);
+
+    private static bool IsRootBox(Type type) => type.IsGenericType && type.GetGenericTypeDefinition() == typeof(RootBox<>);
+
     [DoesNotReturn]
     public static void ThrowUnsupportedMember(Type type, string member, Type memberType, Exception? inner) => throw new ProtoException(
-        $"{Name(type)}.{member} has type {Name(memberType)}, which this model cannot serialize" +
+        // A root that is not a contract is compiled as the member of an internal wrapper: name the root, not the wrapper.
+        (IsRootBox(type)
+            ? $"{Name(memberType)} is not a type this model can serialize"
+            : $"{Name(type)}.{member} has type {Name(memberType)}, which this model cannot serialize") +
         (inner is null ? ". " : $": {inner.Message} ") +
         "Mark it [ProtoIgnore], annotate its type with [ProtoContract], or register a surrogate with model.AddSurrogate.",
         inner);
