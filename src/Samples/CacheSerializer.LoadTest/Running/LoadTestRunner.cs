@@ -10,8 +10,8 @@ namespace CacheSerializer.LoadTest.Running;
 /// <summary>The whole run: servers up, one pass per contender in turn, servers down (also on Ctrl+C or failure).</summary>
 internal static class LoadTestRunner
 {
-    /// <summary>Returns the contenders a run uses: the named ones, or by default every configuration of this package's
-    /// transcoder in the catalog, then BSON, BinaryFormatter and BinaryFormatter + Deflate.</summary>
+    /// <summary>Returns the contenders a run uses: the named ones, or by default the five of issue 12: this package's
+    /// transcoder without and with compression, then BSON, BinaryFormatter and BinaryFormatter + Deflate.</summary>
     /// <param name="names">Names from <see cref="ContenderCatalog"/>, or empty for the default.</param>
     /// <returns>The contenders, in the order given.</returns>
     /// <exception cref="ArgumentException">A name is not in the catalog.</exception>
@@ -27,7 +27,8 @@ internal static class LoadTestRunner
 
         return
         [
-            .. ContenderCatalog.All.Where(c => c.Transcoder is ProtobufTranscoder),
+            ContenderCatalog.Get(ContenderCatalog.CacheSerializer),
+            ContenderCatalog.Get(ContenderCatalog.CacheSerializerCompressed),
             ContenderCatalog.Get(ContenderCatalog.Bson),
             ContenderCatalog.Get(ContenderCatalog.BinaryFormatter),
             ContenderCatalog.Get(ContenderCatalog.DeflateBinaryFormatter),
