@@ -2,6 +2,7 @@ using System.Diagnostics;
 using System.Net;
 using CacheSerializer.Memcached;
 using CacheSerializer.Tests.Memcached.Fixtures;
+using CacheSerializer.Workloads.Servers;
 using Microsoft.Extensions.Logging;
 
 namespace CacheSerializer.Tests.Memcached;
@@ -46,9 +47,9 @@ public sealed class MemcachedClientFailureTests
     [Fact]
     public async Task ServerKilledMidRun_ItsKeysFailFast_OthersWork_ReturnsAfterRestart_NoWrongValue()
     {
-        using MemcachedProcess a = MemcachedProcess.Start();
-        using MemcachedProcess b = MemcachedProcess.Start();
-        using MemcachedProcess c = MemcachedProcess.Start();
+        using MemcachedServer a = MemcachedServer.Start();
+        using MemcachedServer b = MemcachedServer.Start();
+        using MemcachedServer c = MemcachedServer.Start();
         var logs = new ListLoggerProvider();
         using var loggerFactory = LoggerFactory.Create(builder => builder.AddProvider(logs).SetMinimumLevel(LogLevel.Debug));
         await using var client = new MemcachedClient(Options(a.Endpoint, b.Endpoint, c.Endpoint), loggerFactory);
@@ -124,7 +125,7 @@ public sealed class MemcachedClientFailureTests
     [Fact]
     public async Task ServerDown_FailsFastWhileDown()
     {
-        int port = MemcachedProcess.FreePort();
+        int port = MemcachedServer.FreePort();
         await using var client = new MemcachedClient(Options($"127.0.0.1:{port}") is var o ? WithDownInterval(o, TimeSpan.FromSeconds(30)) : null!);
 
         var first = await Assert.ThrowsAsync<MemcachedException>(() => client.GetAsync<string>("k"));
@@ -148,7 +149,7 @@ public sealed class MemcachedClientFailureTests
     [Fact]
     public async Task MissOnServerFailure_ReadsOfDownServerAreMisses_WritesStillThrow()
     {
-        int port = MemcachedProcess.FreePort();
+        int port = MemcachedServer.FreePort();
         MemcachedClientOptions options = Options($"127.0.0.1:{port}");
         options.MissOnServerFailure = true;
         await using var client = new MemcachedClient(options);
@@ -327,7 +328,7 @@ public sealed class MemcachedClientFailureTests
     [Fact]
     public async Task TinyPoolUnderHeavyConcurrency_BackPressureNotFailure()
     {
-        using MemcachedProcess server = MemcachedProcess.Start();
+        using MemcachedServer server = MemcachedServer.Start();
         MemcachedClientOptions options = Options(server.Endpoint);
         options.ConnectionsPerServer = 1;
         options.MaxInFlightPerConnection = 4;
@@ -348,7 +349,7 @@ public sealed class MemcachedClientFailureTests
     {
         // EnyimMemcachedCore complaint: a deadlock at start-up under load. A fresh client with no connection gets
         // 3,000 calls at once, some from threads that block on the result.
-        using MemcachedProcess server = MemcachedProcess.Start();
+        using MemcachedServer server = MemcachedServer.Start();
         await using var client = new MemcachedClient(Options(server.Endpoint));
 
         Task<MemcachedStoreResult>[] async = Enumerable.Range(0, 3000).Select(i => client.SetAsync($"start:{i}", "v")).ToArray();
@@ -364,7 +365,7 @@ public sealed class MemcachedClientFailureTests
     public async Task ServerRestartedWhileIdle_NextStoresAllSucceed_NoHang()
     {
         // EnyimMemcachedCore complaints: a hang forever after a server restart; stale/reset sockets that fail some stores.
-        using MemcachedProcess server = MemcachedProcess.Start();
+        using MemcachedServer server = MemcachedServer.Start();
         MemcachedClientOptions options = Options(server.Endpoint);
         options.ConnectionsPerServer = 4;
         await using var client = new MemcachedClient(options);
@@ -382,7 +383,7 @@ public sealed class MemcachedClientFailureTests
     public async Task HostName_ResolvedAgainOnEveryReconnect()
     {
         // EnyimMemcachedCore complaint: no DNS re-resolution. "localhost" goes through the system resolver on each connect.
-        using MemcachedProcess server = MemcachedProcess.Start();
+        using MemcachedServer server = MemcachedServer.Start();
         var resolved = new List<string>();
         MemcachedClientOptions options = Options($"localhost:{server.Port}");
         options.ConnectionsPerServer = 1;
@@ -411,7 +412,7 @@ public sealed class MemcachedClientFailureTests
     public async Task Errors_AreThrownNotSwallowed()
     {
         // EnyimMemcachedCore complaint: errors swallowed by default, Set returns false with no reason.
-        int port = MemcachedProcess.FreePort();
+        int port = MemcachedServer.FreePort();
         await using var client = new MemcachedClient(Options($"127.0.0.1:{port}"));
 
         var ex = await Assert.ThrowsAsync<MemcachedException>(() => client.SetAsync("k", "v"));

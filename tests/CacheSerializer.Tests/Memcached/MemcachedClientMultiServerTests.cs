@@ -2,6 +2,7 @@ using System.Text;
 using CacheSerializer.Memcached;
 using CacheSerializer.Memcached.Internal;
 using CacheSerializer.Tests.Memcached.Fixtures;
+using CacheSerializer.Workloads.Servers;
 
 namespace CacheSerializer.Tests.Memcached;
 
@@ -117,7 +118,7 @@ public sealed class MemcachedClientMultiServerTests : IDisposable
         var locator = new KetamaLocator(_fixture.Servers.Select(s => new ServerEndpoint("127.0.0.1", s.Port, 1)).ToList());
         var perServer = new Dictionary<string, int>();
 
-        foreach (MemcachedProcess server in _fixture.Servers)
+        foreach (MemcachedServer server in _fixture.Servers)
         {
             using var single = new MemcachedClient(new MemcachedClientOptions { Servers = { server.Endpoint } });
             IReadOnlyDictionary<string, string?> onServer = await single.GetManyAsync<string>(keys);

@@ -1,6 +1,6 @@
 using System.Diagnostics.Metrics;
 using CacheSerializer.Memcached;
-using CacheSerializer.Tests.Memcached.Fixtures;
+using CacheSerializer.Workloads.Servers;
 
 namespace CacheSerializer.Tests.Memcached;
 
@@ -11,7 +11,7 @@ public sealed class MemcachedClientServerErrorTests
     public async Task SetAsync_ServerOutOfMemory_ThrowsServerErrorNamingServerAndOperation()
     {
         // -M: memcached answers "SERVER_ERROR out of memory storing object" instead of evicting.
-        using MemcachedProcess server = MemcachedProcess.Start("-m 2 -M");
+        using MemcachedServer server = MemcachedServer.Start("-m 2 -M");
         await using var client = new MemcachedClient(new MemcachedClientOptions { Servers = { server.Endpoint } });
         byte[] value = new byte[500_000];
         MemcachedException? error = null;
@@ -38,7 +38,7 @@ public sealed class MemcachedClientServerErrorTests
     [Fact]
     public async Task Metrics_CountOperationsByOutcome_BytesAndConnections()
     {
-        using MemcachedProcess server = MemcachedProcess.Start();
+        using MemcachedServer server = MemcachedServer.Start();
         var operations = new List<(string Command, string Outcome)>();
         long sent = 0;
         long received = 0;

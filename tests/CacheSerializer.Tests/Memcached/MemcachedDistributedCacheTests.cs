@@ -1,7 +1,7 @@
 using System.Diagnostics.Metrics;
 using System.Text;
 using CacheSerializer.Memcached;
-using CacheSerializer.Tests.Memcached.Fixtures;
+using CacheSerializer.Workloads.Servers;
 using Microsoft.Extensions.Caching.Distributed;
 using Microsoft.Extensions.DependencyInjection;
 
@@ -10,7 +10,7 @@ namespace CacheSerializer.Tests.Memcached;
 /// <summary>The IDistributedCache contract: get, set, refresh, remove, absolute and sliding expiry, cancellation.</summary>
 public sealed class MemcachedDistributedCacheTests : IDisposable
 {
-    private readonly MemcachedProcess _server = MemcachedProcess.Start();
+    private readonly MemcachedServer _server = MemcachedServer.Start();
     private readonly ServiceProvider _provider;
     private readonly IDistributedCache _cache;
     private readonly MemcachedClient _client;

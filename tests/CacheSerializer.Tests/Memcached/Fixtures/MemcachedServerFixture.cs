@@ -1,4 +1,5 @@
 using CacheSerializer.Memcached;
+using CacheSerializer.Workloads.Servers;
 
 namespace CacheSerializer.Tests.Memcached.Fixtures;
 
@@ -8,14 +9,14 @@ public sealed class MemcachedServerFixture : IDisposable
     /// <summary>Starts the servers (fails with the install command when memcached is missing).</summary>
     public MemcachedServerFixture()
     {
-        Servers = [MemcachedProcess.Start(), MemcachedProcess.Start(), MemcachedProcess.Start()];
+        Servers = [MemcachedServer.Start(), MemcachedServer.Start(), MemcachedServer.Start()];
     }
 
     /// <summary>Gets the running servers.</summary>
-    public IReadOnlyList<MemcachedProcess> Servers { get; }
+    public IReadOnlyList<MemcachedServer> Servers { get; }
 
     /// <summary>Gets the first server, for single-server tests.</summary>
-    public MemcachedProcess Primary => Servers[0];
+    public MemcachedServer Primary => Servers[0];
 
     /// <summary>Builds options for the first <paramref name="serverCount"/> servers with short timeouts suited to tests.</summary>
     public MemcachedClientOptions Options(int serverCount = 1)
@@ -48,7 +49,7 @@ public sealed class MemcachedServerFixture : IDisposable
     /// <summary>Stops the servers.</summary>
     public void Dispose()
     {
-        foreach (MemcachedProcess server in Servers)
+        foreach (MemcachedServer server in Servers)
         {
             server.Dispose();
         }

@@ -2,11 +2,13 @@ using System.Diagnostics;
 using System.Net;
 using System.Net.Sockets;
 
-namespace CacheSerializer.Tests.Memcached.Fixtures;
+namespace CacheSerializer.Workloads.Servers;
 
 /// <summary>A real memcached server on a free 127.0.0.1 port, started from PATH; can be killed and restarted on the same port.</summary>
-/// <remarks>Reusable by any test folder. A missing binary fails with the install command; tests never skip.</remarks>
-public sealed class MemcachedProcess : IDisposable
+/// <remarks>
+/// Shared by the tests' fixtures and the load test. A missing binary fails with the install command; tests never skip.
+/// </remarks>
+public sealed class MemcachedServer : IDisposable
 {
     /// <summary>The command that installs memcached on Debian/Ubuntu, quoted when the binary is missing.</summary>
     public const string InstallHint = "apt-get update && apt-get install -y memcached";
@@ -15,7 +17,7 @@ public sealed class MemcachedProcess : IDisposable
     private readonly string _extraArguments;
     private Process? _process;
 
-    private MemcachedProcess(int port, string extraArguments)
+    private MemcachedServer(int port, string extraArguments)
     {
         Port = port;
         _extraArguments = extraArguments;
@@ -32,9 +34,9 @@ public sealed class MemcachedProcess : IDisposable
 
     /// <summary>Starts memcached on a free loopback port and waits until it accepts connections.</summary>
     /// <param name="extraArguments">More memcached arguments, e.g. <c>-I 2m</c>.</param>
-    public static MemcachedProcess Start(string extraArguments = "")
+    public static MemcachedServer Start(string extraArguments = "")
     {
-        var server = new MemcachedProcess(FreePort(), extraArguments);
+        var server = new MemcachedServer(FreePort(), extraArguments);
         server.Restart();
         return server;
     }
@@ -61,7 +63,7 @@ public sealed class MemcachedProcess : IDisposable
             }
         }
 
-        throw new InvalidOperationException($"memcached was not found on PATH; the integration tests need a real server. Install it: {InstallHint}");
+        throw new InvalidOperationException($"memcached was not found on PATH; the integration tests and the load test need a real server. Install it: {InstallHint}");
     }
 
     /// <summary>Kills the server at once (no graceful shutdown), as a crash would.</summary>

@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# The README's main command: the load test of docs/loadtest.md on this machine, in one go.
+# Installs memcached when it is missing, then runs every contender side by side against local memcached servers it
+# starts (and stops) itself. Any option goes through, e.g.: scripts/loadtest.sh --short, --nodes 3, --help.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+bash scripts/ensure-memcached.sh
+
+export DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1 DOTNET_SKIP_FIRST_TIME_EXPERIENCE=1
+exec dotnet run -c Release --project src/Samples/CacheSerializer.LoadTest -- "$@"

@@ -1,0 +1,235 @@
+using System.CommandLine;
+using System.CommandLine.Parsing;
+using System.Globalization;
+using CacheSerializer.LoadTest.Display;
+using CacheSerializer.LoadTest.Results;
+using CacheSerializer.LoadTest.Running;
+using Spectre.Console;
+
+namespace CacheSerializer.LoadTest.Cli;
+
+/// <summary>The command line (System.CommandLine 2.0): options with --help, parsed into <see cref="LoadTestSettings"/>, then the run.</summary>
+internal static class LoadTestCommand
+{
+    /// <summary>Exit code when every contender completed with zero errors and zero corruptions.</summary>
+    public const int Success = 0;
+
+    /// <summary>Exit code when a contender did not complete (errors, corruptions, or it could not store the values).</summary>
+    public const int ContenderFailed = 1;
+
+    /// <summary>Exit code for an invalid option.</summary>
+    public const int InvalidOption = 2;
+
+    /// <summary>Exit code when memcached is missing or did not start.</summary>
+    public const int ServerUnavailable = 3;
+
+    /// <summary>Exit code after Ctrl+C.</summary>
+    public const int Cancelled = 130;
+
+    private static readonly LoadTestSettings Defaults = new();
+
+    private static readonly Option<TimeSpan> DurationOption = new("--duration")
+    {
+        Description = "How long each contender's pass runs: seconds (30), or with a unit (90s, 2m), or hh:mm:ss.",
+        HelpName = "time",
+        DefaultValueFactory = _ => Defaults.Duration,
+        CustomParser = ParseDuration,
+    };
+
+    private static readonly Option<long?> OperationsOption = new("--operations")
+    {
+        Description = "Operations per pass instead of a duration (gets and sets; a pass may overrun by one per user).",
+        HelpName = "count",
+    };
+
+    private static readonly Option<int> UsersOption = new("--users")
+    {
+        Description = "Virtual users: concurrent async workers, each issuing one operation at a time.",
+        DefaultValueFactory = _ => Defaults.Users,
+    };
+
+    private static readonly Option<double> ReadRatioOption = new("--read-ratio")
+    {
+        Description = "Share of operations that are gets (0 to 1); a get that misses is followed by a set (cache-aside).",
+        HelpName = "ratio",
+        DefaultValueFactory = _ => Defaults.ReadRatio,
+    };
+
+    private static readonly Option<int> KeysOption = new("--keys")
+    {
+        Description = "Size of the key space; each key holds one shape of the mix.",
+        DefaultValueFactory = _ => Defaults.Keys,
+    };
+
+    private static readonly Option<string?> ContendersOption = new("--contenders")
+    {
+        Description = "Comma-separated contender names from the workloads catalog (default: this transcoder without and with compression, BSON, BinaryFormatter, BinaryFormatter+Deflate).",
+        HelpName = "names",
+    };
+
+    private static readonly Option<int> NodesOption = new("--nodes")
+    {
+        Description = "Local memcached servers to start on free 127.0.0.1 ports; keys are spread by the client's ketama.",
+        DefaultValueFactory = _ => Defaults.Nodes,
+    };
+
+    private static readonly Option<string?> ServersOption = new("--servers")
+    {
+        Description = "Use running servers instead (host:port,...; loopback only; start them with -I 2m). Each pass flushes them.",
+        HelpName = "host:port,...",
+    };
+
+    private static readonly Option<int> MemoryOption = new("--memory")
+    {
+        Description = "Memory of each started server in MB (memcached -m).",
+        HelpName = "MB",
+        DefaultValueFactory = _ => Defaults.MemoryMegabytes,
+    };
+
+    private static readonly Option<ulong> SeedOption = new("--seed")
+    {
+        Description = "Seed of the key-to-shape assignment, the values and every user's choices.",
+        DefaultValueFactory = _ => Defaults.Seed,
+    };
+
+    private static readonly Option<string> OutputOption = new("--output")
+    {
+        Description = "Directory for the JSON, Markdown and SVG results.",
+        HelpName = "dir",
+        DefaultValueFactory = _ => Defaults.OutputDirectory,
+    };
+
+    private static readonly Option<bool> ShortOption = new("--short")
+    {
+        Description = "Short mode, under a minute in all: 4 s per contender, 8 users, 200 keys (other options still apply).",
+    };
+
+    /// <summary>Builds the root command.</summary>
+    /// <returns>The command, ready for <c>Parse(args).InvokeAsync()</c>.</returns>
+    public static RootCommand Create()
+    {
+        var root = new RootCommand(
+            "CacheSerializer load test: the same cache workload once per contender against real memcached, side by side; "
+            + "every value read is checked. Results go to the console and, as JSON, Markdown and SVG, to --output.");
+        foreach (Option option in new Option[] { DurationOption, OperationsOption, UsersOption, ReadRatioOption, KeysOption, ContendersOption, NodesOption, ServersOption, MemoryOption, SeedOption, OutputOption, ShortOption })
+        {
+            root.Options.Add(option);
+        }
+
+        root.SetAction(RunAsync);
+        return root;
+    }
+
+    /// <summary>Turns a parse result into settings: the defaults, then the short mode, then every option given explicitly.</summary>
+    /// <param name="result">The parse result.</param>
+    /// <returns>The settings (not yet validated).</returns>
+    public static LoadTestSettings ToSettings(ParseResult result)
+    {
+        ArgumentNullException.ThrowIfNull(result);
+        LoadTestSettings settings = result.GetValue(ShortOption) ? Defaults.AsShort() : Defaults;
+        bool Given(Option option) => result.GetResult(option) is { Implicit: false };
+        return settings with
+        {
+            Duration = Given(DurationOption) ? result.GetValue(DurationOption) : settings.Duration,
+            Operations = Given(OperationsOption) ? result.GetValue(OperationsOption) : settings.Operations,
+            Users = Given(UsersOption) ? result.GetValue(UsersOption) : settings.Users,
+            ReadRatio = Given(ReadRatioOption) ? result.GetValue(ReadRatioOption) : settings.ReadRatio,
+            Keys = Given(KeysOption) ? result.GetValue(KeysOption) : settings.Keys,
+            Contenders = SplitList(result.GetValue(ContendersOption)),
+            Nodes = Given(NodesOption) ? result.GetValue(NodesOption) : settings.Nodes,
+            Servers = SplitList(result.GetValue(ServersOption)),
+            MemoryMegabytes = Given(MemoryOption) ? result.GetValue(MemoryOption) : settings.MemoryMegabytes,
+            Seed = Given(SeedOption) ? result.GetValue(SeedOption) : settings.Seed,
+            OutputDirectory = Given(OutputOption) ? result.GetValue(OutputOption)! : settings.OutputDirectory,
+        };
+    }
+
+    private static async Task<int> RunAsync(ParseResult result, CancellationToken cancellationToken)
+    {
+        LoadTestSettings settings;
+        try
+        {
+            settings = ToSettings(result);
+            settings.Validate();
+            _ = LoadTestRunner.SelectContenders(settings.Contenders);
+            foreach (string server in settings.Servers)
+            {
+                ServerSet.CheckLoopback(server);
+            }
+        }
+        catch (ArgumentException ex)
+        {
+            await Console.Error.WriteLineAsync($"error: {ex.Message}").ConfigureAwait(false);
+            return InvalidOption;
+        }
+
+        bool live = SpectreProgressDisplay.IsSupported();
+        IProgressDisplay display = live ? new SpectreProgressDisplay(AnsiConsole.Console) : new PlainProgressDisplay(Console.Out, TimeSpan.FromSeconds(5));
+        LoadTestReport report;
+        try
+        {
+            report = await LoadTestRunner.RunAsync(settings, display, cancellationToken).ConfigureAwait(false);
+        }
+        catch (Exception ex) when (ex is InvalidOperationException or TimeoutException && ex.Message.Contains("memcached", StringComparison.Ordinal))
+        {
+            await Console.Error.WriteLineAsync($"error: {ex.Message}").ConfigureAwait(false);
+            return ServerUnavailable;
+        }
+
+        if (live)
+        {
+            foreach (Table table in ReportWriter.ToTables(report))
+            {
+                AnsiConsole.Write(table);
+            }
+        }
+        else
+        {
+            Console.WriteLine();
+            Console.Write(ReportWriter.ToMarkdown(report));
+        }
+
+        foreach (PassResult pass in report.Passes.Where(p => !p.Completed))
+        {
+            Console.WriteLine($"{pass.Contender} did not complete: {pass.Failure}");
+            foreach (string sample in pass.ErrorSamples.Concat(pass.CorruptionSamples))
+            {
+                Console.WriteLine($"  {sample}");
+            }
+        }
+
+        foreach (string path in ReportWriter.Save(report, settings.OutputDirectory))
+        {
+            Console.WriteLine($"wrote {path}");
+        }
+
+        return cancellationToken.IsCancellationRequested ? Cancelled
+            : report.Passes.All(p => p.Completed) ? Success
+            : ContenderFailed;
+    }
+
+    private static IReadOnlyList<string> SplitList(string? text) =>
+        string.IsNullOrWhiteSpace(text) ? [] : text.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);
+
+    private static TimeSpan ParseDuration(ArgumentResult argument)
+    {
+        string text = argument.Tokens.Count > 0 ? argument.Tokens[0].Value.Trim() : string.Empty;
+        (string number, double scale) = text.EndsWith("ms", StringComparison.OrdinalIgnoreCase) ? (text[..^2], 0.001)
+            : text.EndsWith('s') ? (text[..^1], 1)
+            : text.EndsWith('m') ? (text[..^1], 60)
+            : text.EndsWith('h') ? (text[..^1], 3600)
+            : (text, 1);
+        if (double.TryParse(number, NumberStyles.Float, CultureInfo.InvariantCulture, out double value) && double.IsFinite(value))
+        {
+            return TimeSpan.FromSeconds(value * scale);
+        }
+
+        if (TimeSpan.TryParse(text, CultureInfo.InvariantCulture, out TimeSpan span))
+        {
+            return span;
+        }
+
+        argument.AddError($"--duration: '{text}' is not a duration; use seconds (30), 90s, 2m or hh:mm:ss.");
+        return default;
+    }
+}

@@ -1,0 +1,87 @@
+namespace CacheSerializer.LoadTest;
+
+/// <summary>Everything one load-test run needs, as the command line gave it (defaults are the documented main job).</summary>
+internal sealed record LoadTestSettings
+{
+    /// <summary>memcached's largest item (<c>-I</c>) and the client's <c>MaxValueSize</c>: the largest BinaryFormatter tree is about 1.3 MB.</summary>
+    public const int MaxItemBytes = 2 * 1024 * 1024;
+
+    /// <summary>Gets how long each contender's pass runs, unless <see cref="Operations"/> is set.</summary>
+    /// <value>60 seconds.</value>
+    public TimeSpan Duration { get; init; } = TimeSpan.FromSeconds(60);
+
+    /// <summary>Gets the number of operations of each pass; when set, it replaces <see cref="Duration"/>.</summary>
+    /// <value>Null: the pass runs for <see cref="Duration"/>.</value>
+    public long? Operations { get; init; }
+
+    /// <summary>Gets the number of virtual users (concurrent async workers).</summary>
+    /// <value>16.</value>
+    public int Users { get; init; } = 16;
+
+    /// <summary>Gets the share of operations that are gets (a miss is followed by a set, as cache-aside code does).</summary>
+    /// <value>0.9.</value>
+    public double ReadRatio { get; init; } = 0.9;
+
+    /// <summary>Gets the number of keys.</summary>
+    /// <value>500.</value>
+    public int Keys { get; init; } = 500;
+
+    /// <summary>Gets the contenders to run, by name; empty runs the default five.</summary>
+    public IReadOnlyList<string> Contenders { get; init; } = [];
+
+    /// <summary>Gets the number of local memcached servers to start when <see cref="Servers"/> is empty.</summary>
+    /// <value>1.</value>
+    public int Nodes { get; init; } = 1;
+
+    /// <summary>Gets running servers (<c>host:port</c>, loopback only) to use instead of starting some.</summary>
+    public IReadOnlyList<string> Servers { get; init; } = [];
+
+    /// <summary>Gets the memory of each started server in megabytes (memcached <c>-m</c>).</summary>
+    /// <value>1,024: the default key space stores about 120 MB with BinaryFormatter, so nothing is evicted.</value>
+    public int MemoryMegabytes { get; init; } = 1024;
+
+    /// <summary>Gets the seed of the key-to-shape assignment, the values and every user's choices.</summary>
+    /// <value>20261122.</value>
+    public ulong Seed { get; init; } = 20261122;
+
+    /// <summary>Gets the directory where the JSON, Markdown and SVG results go.</summary>
+    /// <value>./loadtest-results.</value>
+    public string OutputDirectory { get; init; } = "loadtest-results";
+
+    /// <summary>Gets a value indicating whether this is the short mode (a few seconds per contender).</summary>
+    public bool Short { get; init; }
+
+    /// <summary>Returns the settings of the short mode: under a minute in all, for the integration test and a quick look.</summary>
+    /// <returns>Settings with 4-second passes, 8 users and 200 keys; other values kept.</returns>
+    public LoadTestSettings AsShort() => this with
+    {
+        Short = true,
+        Duration = TimeSpan.FromSeconds(4),
+        Operations = null,
+        Users = 8,
+        Keys = 200,
+        MemoryMegabytes = Math.Min(MemoryMegabytes, 256),
+    };
+
+    /// <summary>Checks every value, naming the offending option.</summary>
+    /// <exception cref="ArgumentException">A value is out of range.</exception>
+    public void Validate()
+    {
+        Require(Duration > TimeSpan.Zero && Duration <= TimeSpan.FromHours(1), "--duration", $"is {Duration}; it must be above 0 and at most 1 hour");
+        Require(Operations is null or (> 0 and <= 1_000_000_000), "--operations", $"is {Operations}; it must be between 1 and 1,000,000,000");
+        Require(Users is >= 1 and <= 4096, "--users", $"is {Users}; it must be between 1 and 4,096");
+        Require(ReadRatio is >= 0 and <= 1, "--read-ratio", $"is {ReadRatio}; it must be between 0 and 1");
+        Require(Keys is >= 1 and <= 10_000_000, "--keys", $"is {Keys}; it must be between 1 and 10,000,000");
+        Require(Nodes is >= 1 and <= 16, "--nodes", $"is {Nodes}; it must be between 1 and 16");
+        Require(MemoryMegabytes is >= 64 and <= 65536, "--memory", $"is {MemoryMegabytes}; it must be between 64 and 65,536 (MB)");
+        Require(OutputDirectory.Length > 0, "--output", "is empty");
+    }
+
+    private static void Require(bool condition, string option, string problem)
+    {
+        if (!condition)
+        {
+            throw new ArgumentException($"{option} {problem}.");
+        }
+    }
+}

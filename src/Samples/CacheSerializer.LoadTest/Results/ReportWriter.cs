@@ -1,0 +1,168 @@
+using System.Globalization;
+using System.Text;
+using System.Text.Encodings.Web;
+using System.Text.Json;
+using System.Text.Json.Serialization;
+using CacheSerializer.Workloads.Charts;
+using CacheSerializer.Workloads.Contenders;
+using Spectre.Console;
+
+namespace CacheSerializer.LoadTest.Results;
+
+/// <summary>Turns a report into the final console table, a Markdown table, the JSON file and the SVG chart.</summary>
+internal static class ReportWriter
+{
+    private static readonly JsonSerializerOptions Json = new()
+    {
+        WriteIndented = true,
+        PropertyNamingPolicy = JsonNamingPolicy.CamelCase,
+        Encoder = JavaScriptEncoder.UnsafeRelaxedJsonEscaping,
+        Converters = { new JsonStringEnumConverter() },
+    };
+
+    /// <summary>The columns of the speed table: header, and the cell of one pass.</summary>
+    private static readonly Column[] SpeedColumns =
+    [
+        new("Contender", (_, p) => p.Contender),
+        new("ops/s", (_, p) => N(p.OperationsPerSecond)),
+        new("req/min", (_, p) => N(p.RequestsPerMinute)),
+        new("p50 ms", (_, p) => Ms(p.LatencyMicroseconds.P50)),
+        new("p95 ms", (_, p) => Ms(p.LatencyMicroseconds.P95)),
+        new("p99 ms", (_, p) => Ms(p.LatencyMicroseconds.P99)),
+        new("CPU µs/op", (_, p) => N(p.ClientCpuMicrosecondsPerOperation)),
+        new("errors", (_, p) => N(p.Errors)),
+        new("corrupt", (_, p) => N(p.Corruptions)),
+        new("ops/s vs BSON", (r, p) => Ratio(r, p, ContenderCatalog.Bson, x => x.OperationsPerSecond)),
+        new("ops/s vs BF", (r, p) => Ratio(r, p, ContenderCatalog.BinaryFormatter, x => x.OperationsPerSecond)),
+    ];
+
+    /// <summary>The columns of the size table.</summary>
+    private static readonly Column[] SizeColumns =
+    [
+        new("Contender", (_, p) => p.Contender),
+        new("hit %", (_, p) => p.Gets == 0 ? "-" : (100.0 * p.Hits / p.Gets).ToString("0", CultureInfo.InvariantCulture)),
+        new("net KB/op", (_, p) => Kb(p.ClientBytesPerOperation)),
+        new("mc MB", (_, p) => (p.Server.Bytes / 1048576.0).ToString("#,0.0", CultureInfo.InvariantCulture)),
+        new("items", (_, p) => N(p.Server.CurrentItems)),
+        new("mc KB/item", (_, p) => Kb(p.ServerBytesPerItem)),
+        new("written KB avg/p99", (_, p) => $"{Kb(p.ItemSizeBytes.Mean)} / {Kb(p.ItemSizeBytes.P99)}"),
+        new("evict", (_, p) => N(p.Server.Evictions)),
+        new("bytes vs BSON", (r, p) => Ratio(r, p, ContenderCatalog.Bson, x => x.ServerBytesPerItem)),
+        new("bytes vs BF", (r, p) => Ratio(r, p, ContenderCatalog.BinaryFormatter, x => x.ServerBytesPerItem)),
+    ];
+
+    /// <summary>Returns the result tables for the console: speed, then size and traffic.</summary>
+    /// <param name="report">The report.</param>
+    /// <returns>The tables.</returns>
+    public static IReadOnlyList<Table> ToTables(LoadTestReport report)
+    {
+        ArgumentNullException.ThrowIfNull(report);
+        return [Table(report, "Throughput and latency", SpeedColumns), Table(report, "memcached size and traffic", SizeColumns, caption: true)];
+    }
+
+    /// <summary>Returns the result tables as Markdown, followed by the machine line.</summary>
+    /// <param name="report">The report.</param>
+    /// <returns>The Markdown text.</returns>
+    public static string ToMarkdown(LoadTestReport report)
+    {
+        ArgumentNullException.ThrowIfNull(report);
+        var text = new StringBuilder();
+        foreach (Column[] columns in new[] { SpeedColumns, SizeColumns })
+        {
+            text.Append("| ").AppendJoin(" | ", columns.Select(c => c.Header)).AppendLine(" |");
+            text.Append('|').AppendJoin('|', columns.Select(c => c.Header == "Contender" ? "---" : "---:")).AppendLine("|");
+            foreach (PassResult pass in report.Passes)
+            {
+                text.Append("| ").AppendJoin(" | ", columns.Select(c => c.Cell(report, pass))).AppendLine(" |");
+            }
+
+            text.AppendLine();
+        }
+
+        text.AppendLine(CultureInfo.InvariantCulture, $"{report.Started:yyyy-MM-dd HH:mm} UTC; {report.Machine}; load average {report.LoadAverage}; memcached {report.Servers}.");
+        return text.ToString();
+    }
+
+    /// <summary>Returns the chart: throughput, memcached bytes per item and p99 latency of every contender, relative to BSON.</summary>
+    /// <param name="report">The report.</param>
+    /// <returns>The chart; empty when BSON was not run.</returns>
+    public static SvgBarChart ToChart(LoadTestReport report)
+    {
+        ArgumentNullException.ThrowIfNull(report);
+        var chart = new SvgBarChart($"Load test, relative to BSON (= 1): {report.Started:yyyy-MM-dd}, {report.Passes.Count} contenders", "x BSON") { AxisMaximum = 3 };
+        PassResult? bson = report.Passes.FirstOrDefault(p => p.Contender == ContenderCatalog.Bson);
+        if (bson is null)
+        {
+            return chart;
+        }
+
+        AddGroup(chart, report, "Throughput, operations per second (higher is better)", bson, p => p.OperationsPerSecond);
+        AddGroup(chart, report, "memcached bytes per stored item (lower is better)", bson, p => p.ServerBytesPerItem);
+        AddGroup(chart, report, "p99 latency (lower is better)", bson, p => p.LatencyMicroseconds.P99);
+        return chart;
+    }
+
+    /// <summary>Writes the JSON, Markdown and SVG files into the output directory.</summary>
+    /// <param name="report">The report.</param>
+    /// <param name="directory">The directory, created when missing.</param>
+    /// <returns>The paths written.</returns>
+    public static IReadOnlyList<string> Save(LoadTestReport report, string directory)
+    {
+        ArgumentNullException.ThrowIfNull(report);
+        Directory.CreateDirectory(directory);
+        string stem = Path.Combine(directory, $"loadtest-{report.Started:yyyyMMdd-HHmmss}");
+        var utf8 = new UTF8Encoding(encoderShouldEmitUTF8Identifier: false);
+        File.WriteAllText(stem + ".json", JsonSerializer.Serialize(report, Json), utf8);
+        File.WriteAllText(stem + ".md", ToMarkdown(report), utf8);
+        ToChart(report).Save(stem + ".svg");
+        return [stem + ".json", stem + ".md", stem + ".svg"];
+    }
+
+    private static Table Table(LoadTestReport report, string title, Column[] columns, bool caption = false)
+    {
+        var table = new Table().Border(TableBorder.Rounded).Title(title);
+        foreach (Column column in columns)
+        {
+            table.AddColumn(new TableColumn(Markup.Escape(column.Header)) { Alignment = column.Header == "Contender" ? Justify.Left : Justify.Right });
+        }
+
+        foreach (PassResult pass in report.Passes)
+        {
+            table.AddRow(columns.Select(c => Markup.Escape(c.Cell(report, pass))).ToArray());
+        }
+
+        if (caption)
+        {
+            table.Caption($"{Markup.Escape(report.Machine)}; load {Markup.Escape(report.LoadAverage)}");
+        }
+
+        return table;
+    }
+
+    private static void AddGroup(SvgBarChart chart, LoadTestReport report, string group, PassResult bson, Func<PassResult, double> figure)
+    {
+        double baseline = figure(bson);
+        foreach (PassResult pass in report.Passes)
+        {
+            chart.Add(group, pass.Contender, baseline > 0 ? figure(pass) / baseline : 0);
+        }
+    }
+
+    private static string Ratio(LoadTestReport report, PassResult pass, string baselineName, Func<PassResult, double> figure)
+    {
+        PassResult? baseline = report.Passes.FirstOrDefault(p => p.Contender == baselineName);
+        double reference = baseline is null ? 0 : figure(baseline);
+        return reference > 0 ? (figure(pass) / reference).ToString("0.00", CultureInfo.InvariantCulture) + "x" : "n/a";
+    }
+
+    private static string N(double value) => value.ToString("#,0", CultureInfo.InvariantCulture);
+
+    private static string Ms(long microseconds) => (microseconds / 1000.0).ToString(microseconds < 10_000 ? "0.00" : "#,0.0", CultureInfo.InvariantCulture);
+
+    private static string Kb(double bytes) => (bytes / 1024).ToString(bytes < 10 * 1024 ? "0.00" : "#,0.0", CultureInfo.InvariantCulture);
+
+    /// <summary>One column of a result table.</summary>
+    /// <param name="Header">The header.</param>
+    /// <param name="Cell">The cell of one pass.</param>
+    private sealed record Column(string Header, Func<LoadTestReport, PassResult, string> Cell);
+}

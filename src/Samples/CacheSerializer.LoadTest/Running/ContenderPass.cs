@@ -1,0 +1,157 @@
+using System.Diagnostics;
+using CacheSerializer.LoadTest.Measuring;
+using CacheSerializer.LoadTest.Mix;
+using CacheSerializer.LoadTest.Results;
+using CacheSerializer.Memcached;
+using CacheSerializer.Workloads.Contenders;
+
+namespace CacheSerializer.LoadTest.Running;
+
+/// <summary>One contender's pass: a fresh client, a flushed cache, N virtual users for the time or count, and every figure.</summary>
+internal static class ContenderPass
+{
+    /// <summary>The client's operation timeout: generous, because a 2-core machine running BinaryFormatter on 1 MB trees queues work.</summary>
+    public static readonly TimeSpan OperationTimeout = TimeSpan.FromSeconds(10);
+
+    /// <summary>Runs the pass.</summary>
+    /// <param name="contender">The contender.</param>
+    /// <param name="passIndex">The pass's number in the run (its keys get their own prefix).</param>
+    /// <param name="servers">The memcached servers (<c>host:port</c>).</param>
+    /// <param name="settings">The run's settings.</param>
+    /// <param name="mix">The values.</param>
+    /// <param name="progress">The pass's counters and clock, watched by the progress display.</param>
+    /// <param name="cancellationToken">Ctrl+C: the users stop, and the pass reports what it did as not completed.</param>
+    /// <returns>The figures.</returns>
+    public static async Task<PassResult> RunAsync(
+        Contender contender, int passIndex, IReadOnlyList<string> servers, LoadTestSettings settings, ValueMix mix, PassProgress progress, CancellationToken cancellationToken)
+    {
+        PassCounters counters = progress.Counters;
+        var options = new MemcachedClientOptions
+        {
+            OperationTimeout = OperationTimeout,
+            MaxValueSize = LoadTestSettings.MaxItemBytes,
+            Transcoder = new MeasuringTranscoder(contender.Transcoder, counters.ItemSizes),
+        };
+        foreach (string endpoint in servers)
+        {
+            options.Servers.Add(endpoint);
+        }
+
+        string? failure = null;
+        foreach (ValueShape shape in mix.Shapes)
+        {
+            try
+            {
+                if (!shape.WarmUp(contender.Transcoder))
+                {
+                    failure ??= $"{shape.Name} does not read back equal through {contender.Name}";
+                }
+            }
+            catch (CacheSerializerException ex)
+            {
+                failure ??= $"{contender.Name} cannot store {shape.Name}: {ex.Message}";
+            }
+        }
+
+        await using var client = new MemcachedClient(options);
+        await client.FlushAllAsync(cancellationToken).ConfigureAwait(false);
+        using var traffic = new ClientTrafficMeter();
+        ServerStats before = await ServerStats.ReadAsync(client, cancellationToken).ConfigureAwait(false);
+
+        var keys = new KeyState[mix.Keys];
+        for (int i = 0; i < keys.Length; i++)
+        {
+            keys[i] = new KeyState();
+        }
+
+        string prefix = $"lt{passIndex}:";
+        bool tooManyErrors = false;
+        bool ShouldStop()
+        {
+            // A contender that fails most operations (e.g. cannot store a type) stops early instead of spinning.
+            if (counters.Errors > 1000 && counters.Errors * 2 > counters.Operations)
+            {
+                tooManyErrors = true;
+            }
+
+            return tooManyErrors || progress.Done;
+        }
+
+        using Process self = Process.GetCurrentProcess();
+        TimeSpan cpuBefore = self.TotalProcessorTime;
+        progress.Start();
+        Task[] users = new Task[settings.Users];
+        for (int u = 0; u < users.Length; u++)
+        {
+            var user = new VirtualUser(client, mix, keys, counters, prefix, settings.ReadRatio, ValueMix.Mix64(settings.Seed, 0x5553_0000UL + (ulong)u));
+            users[u] = Task.Run(() => user.RunAsync(ShouldStop, cancellationToken), CancellationToken.None);
+        }
+
+        try
+        {
+            await Task.WhenAll(users).ConfigureAwait(false);
+        }
+        catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
+        {
+            failure ??= "cancelled";
+        }
+        catch (Exception ex)
+        {
+            failure ??= $"a virtual user failed: {ex}";
+        }
+
+        progress.Stop();
+        self.Refresh();
+        TimeSpan cpu = self.TotalProcessorTime - cpuBefore;
+        double seconds = progress.Elapsed.TotalSeconds;
+        long sent = traffic.Sent;
+        long received = traffic.Received;
+
+        ServerStats server;
+        using (var statsTimeout = new CancellationTokenSource(TimeSpan.FromSeconds(10)))
+        {
+            server = (await ServerStats.ReadAsync(client, statsTimeout.Token).ConfigureAwait(false)).Since(before);
+        }
+
+        if (tooManyErrors)
+        {
+            failure ??= "stopped early: more than half of the operations failed";
+        }
+
+        long operations = counters.Operations;
+        failure ??= counters.Errors > 0 ? $"{counters.Errors:N0} operations failed"
+            : counters.Corruptions > 0 ? $"{counters.Corruptions:N0} corruptions"
+            : operations == 0 ? "no operation was done"
+            : null;
+
+        return new PassResult
+        {
+            Contender = contender.Name,
+            Completed = failure is null,
+            Failure = failure,
+            Seconds = Math.Round(seconds, 3),
+            Operations = operations,
+            Gets = counters.Gets,
+            Sets = counters.Sets,
+            Hits = counters.Hits,
+            Misses = counters.Misses,
+            Errors = counters.Errors,
+            Corruptions = counters.Corruptions,
+            OperationsPerSecond = seconds > 0 ? Math.Round(operations / seconds, 1) : 0,
+            RequestsPerMinute = seconds > 0 ? Math.Round(operations / seconds * 60) : 0,
+            LatencyMicroseconds = Distribution.Of(counters.Latency),
+            GetLatencyMicroseconds = Distribution.Of(counters.GetLatency),
+            SetLatencyMicroseconds = Distribution.Of(counters.SetLatency),
+            ClientCpuSeconds = Math.Round(cpu.TotalSeconds, 3),
+            ClientCpuMicrosecondsPerOperation = operations > 0 ? Math.Round(cpu.TotalMicroseconds / operations, 1) : 0,
+            ClientBytesSent = sent,
+            ClientBytesReceived = received,
+            ClientBytesPerOperation = operations > 0 ? Math.Round((double)(sent + received) / operations, 1) : 0,
+            Server = server,
+            ServerBytesPerItem = server.CurrentItems > 0 ? Math.Round((double)server.Bytes / server.CurrentItems, 1) : 0,
+            ItemSizeBytes = Distribution.Of(counters.ItemSizes),
+            ErrorSamples = [.. counters.ErrorSamples],
+            CorruptionSamples = [.. counters.CorruptionSamples],
+        };
+    }
+}

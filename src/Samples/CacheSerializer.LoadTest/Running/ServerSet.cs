@@ -1,0 +1,90 @@
+using System.Globalization;
+using System.Net;
+using CacheSerializer.Workloads.Servers;
+
+namespace CacheSerializer.LoadTest.Running;
+
+/// <summary>The memcached servers of a run: started here on free 127.0.0.1 ports and stopped at the end, or given and left running.</summary>
+internal sealed class ServerSet : IDisposable
+{
+    private readonly List<MemcachedServer> _started = [];
+    private int _disposed;
+
+    private ServerSet(IReadOnlyList<string> endpoints, bool startedHere)
+    {
+        Endpoints = endpoints;
+        StartedHere = startedHere;
+    }
+
+    /// <summary>Gets the servers as <c>host:port</c>.</summary>
+    public IReadOnlyList<string> Endpoints { get; private set; }
+
+    /// <summary>Gets a value indicating whether the servers were started by this run.</summary>
+    public bool StartedHere { get; }
+
+    /// <summary>Starts <see cref="LoadTestSettings.Nodes"/> servers, or checks the given ones.</summary>
+    /// <param name="settings">The run's settings.</param>
+    /// <returns>The servers; dispose to stop the started ones.</returns>
+    /// <exception cref="ArgumentException">A given server is not a loopback <c>host:port</c>.</exception>
+    /// <exception cref="InvalidOperationException">memcached is not installed (the message says how to install it) or did not start.</exception>
+    public static ServerSet Open(LoadTestSettings settings)
+    {
+        if (settings.Servers.Count > 0)
+        {
+            foreach (string server in settings.Servers)
+            {
+                CheckLoopback(server);
+            }
+
+            return new ServerSet(settings.Servers, startedHere: false);
+        }
+
+        var set = new ServerSet([], startedHere: true);
+        try
+        {
+            string arguments = string.Create(CultureInfo.InvariantCulture, $"-m {settings.MemoryMegabytes} -I {LoadTestSettings.MaxItemBytes / (1024 * 1024)}m");
+            for (int i = 0; i < settings.Nodes; i++)
+            {
+                set._started.Add(MemcachedServer.Start(arguments));
+            }
+
+            set.Endpoints = set._started.Select(s => s.Endpoint).ToArray();
+            return set;
+        }
+        catch
+        {
+            set.Dispose();
+            throw;
+        }
+    }
+
+    /// <summary>Checks that a server is given as <c>host:port</c> with a loopback host: the load test never leaves this machine.</summary>
+    /// <param name="server">The server.</param>
+    /// <exception cref="ArgumentException">It is not.</exception>
+    public static void CheckLoopback(string server)
+    {
+        ArgumentNullException.ThrowIfNull(server);
+        int colon = server.LastIndexOf(':');
+        string host = colon > 0 ? server[..colon].Trim('[', ']') : string.Empty;
+        bool portOk = colon > 0 && int.TryParse(server[(colon + 1)..], NumberStyles.None, CultureInfo.InvariantCulture, out int port) && port is > 0 and <= 65535;
+        bool loopback = host.Equals("localhost", StringComparison.OrdinalIgnoreCase) || (IPAddress.TryParse(host, out IPAddress? address) && IPAddress.IsLoopback(address));
+        if (!portOk || !loopback)
+        {
+            throw new ArgumentException($"--servers: '{server}' must be host:port with a loopback host (127.0.0.1, [::1] or localhost); the load test only talks to this machine.");
+        }
+    }
+
+    /// <summary>Stops the servers started here (at once); given servers are left running.</summary>
+    public void Dispose()
+    {
+        if (Interlocked.Exchange(ref _disposed, 1) != 0)
+        {
+            return;
+        }
+
+        foreach (MemcachedServer server in _started)
+        {
+            server.Dispose();
+        }
+    }
+}

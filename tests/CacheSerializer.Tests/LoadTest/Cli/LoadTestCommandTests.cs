@@ -1,0 +1,91 @@
+using System.CommandLine;
+using CacheSerializer.LoadTest;
+using CacheSerializer.LoadTest.Cli;
+
+namespace CacheSerializer.Tests.LoadTest.Cli;
+
+public sealed class LoadTestCommandTests
+{
+    [Fact]
+    public void ToSettings_NoOptions_DocumentedDefaults()
+    {
+        LoadTestSettings settings = Settings();
+
+        Assert.Equal(TimeSpan.FromSeconds(60), settings.Duration);
+        Assert.Null(settings.Operations);
+        Assert.Equal(16, settings.Users);
+        Assert.Equal(0.9, settings.ReadRatio);
+        Assert.Equal(500, settings.Keys);
+        Assert.Equal(1, settings.Nodes);
+        Assert.Equal(1024, settings.MemoryMegabytes);
+        Assert.Equal(20261122UL, settings.Seed);
+        Assert.Equal("loadtest-results", settings.OutputDirectory);
+        Assert.Empty(settings.Contenders);
+        Assert.Empty(settings.Servers);
+        Assert.False(settings.Short);
+    }
+
+    [Fact]
+    public void ToSettings_ShortWithExplicitOptions_ShortModeThenExplicitOptionsWin()
+    {
+        LoadTestSettings settings = Settings("--short", "--users", "3", "--seed", "42");
+
+        Assert.True(settings.Short);
+        Assert.Equal(TimeSpan.FromSeconds(4), settings.Duration);
+        Assert.Equal(200, settings.Keys);
+        Assert.Equal(256, settings.MemoryMegabytes);
+        Assert.Equal(3, settings.Users);
+        Assert.Equal(42UL, settings.Seed);
+    }
+
+    [Theory]
+    [InlineData("45", 45.0)]
+    [InlineData("90s", 90.0)]
+    [InlineData("2m", 120.0)]
+    [InlineData("1.5", 1.5)]
+    [InlineData("500ms", 0.5)]
+    [InlineData("00:00:07", 7.0)]
+    public void ToSettings_Duration_ParsesSecondsUnitsAndTimeSpans(string text, double seconds)
+    {
+        Assert.Equal(TimeSpan.FromSeconds(seconds), Settings("--duration", text).Duration);
+    }
+
+    [Fact]
+    public void Parse_DurationNotADuration_ReportsAnErrorNamingTheOption()
+    {
+        ParseResult result = LoadTestCommand.Create().Parse(["--duration", "soon"]);
+
+        Assert.Contains(result.Errors, e => e.Message.Contains("--duration: 'soon' is not a duration", StringComparison.Ordinal));
+    }
+
+    [Fact]
+    public void ToSettings_Lists_SplitOnCommasAndTrimmed()
+    {
+        LoadTestSettings settings = Settings("--contenders", "BSON, CacheSerializer", "--servers", "127.0.0.1:11211,localhost:11212");
+
+        Assert.Equal(["BSON", "CacheSerializer"], settings.Contenders);
+        Assert.Equal(["127.0.0.1:11211", "localhost:11212"], settings.Servers);
+    }
+
+    [Theory]
+    [InlineData("--read-ratio", "1.5")]
+    [InlineData("--users", "0")]
+    [InlineData("--keys", "0")]
+    [InlineData("--nodes", "17")]
+    [InlineData("--memory", "8")]
+    [InlineData("--operations", "0")]
+    public void Validate_OutOfRange_ThrowsNamingTheOption(string option, string value)
+    {
+        LoadTestSettings settings = Settings(option, value);
+
+        ArgumentException error = Assert.Throws<ArgumentException>(settings.Validate);
+        Assert.StartsWith(option + " is ", error.Message, StringComparison.Ordinal);
+    }
+
+    private static LoadTestSettings Settings(params string[] args)
+    {
+        ParseResult result = LoadTestCommand.Create().Parse(args);
+        Assert.Empty(result.Errors);
+        return LoadTestCommand.ToSettings(result);
+    }
+}
