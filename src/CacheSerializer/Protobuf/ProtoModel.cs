@@ -193,6 +193,10 @@ public sealed class ProtoModel
         return entry.Serializer is not null;
     }
 
+    /// <summary>For the transcoder: the compiled serializer of a type, to hold once per type instead of looking it up per call.</summary>
+    /// <exception cref="ProtoException">The type cannot be serialized (the cached failure).</exception>
+    internal RootSerializer GetRootSerializer(Type type) => GetEntry(type).Get();
+
     /// <summary>For the transcoder: the root of a contract's <c>[ProtoInclude]</c> hierarchy (the type itself when it has no base contract).</summary>
     internal Type GetRootContract(Type type)
     {

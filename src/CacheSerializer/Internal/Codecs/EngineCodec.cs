@@ -1,4 +1,5 @@
 using CacheSerializer.Protobuf;
+using CacheSerializer.Protobuf.Internal;
 
 namespace CacheSerializer.Internal.Codecs;
 
@@ -12,10 +13,11 @@ namespace CacheSerializer.Internal.Codecs;
 /// </remarks>
 internal sealed class EngineCodec : ObjectCodec
 {
-    private readonly ProtoModel _model;
+    // Held once per type: a call goes straight to the compiled serializer, with no model look-up.
+    private readonly RootSerializer _serializer;
 
-    private EngineCodec(Type type, string name, byte[] header, ProtoModel model)
-        : base(TranscoderFlags.EngineObject, type, name, header) => _model = model;
+    private EngineCodec(Type type, string name, byte[] header, RootSerializer serializer)
+        : base(TranscoderFlags.EngineObject, type, name, header) => _serializer = serializer;
 
     /// <summary>Creates the codec of a type the engine stores, or returns <see langword="null"/> with the engine's reason.</summary>
     public static EngineCodec? TryCreate(Type type, ProtoModel model, TypeRegistry registry, out CacheSerializerException? reason)
@@ -39,13 +41,14 @@ internal sealed class EngineCodec : ObjectCodec
             registry.AddName(StableTypeName.Of(subType), subType);
         }
 
-        return new EngineCodec(type, name, registry.HeaderFor(type, name), model);
+        return new EngineCodec(type, name, registry.HeaderFor(type, name), model.GetRootSerializer(type));
     }
 
-    // The engine writes after `headroom` zero bytes, so the header goes in front without copying the body.
-    protected override byte[] SerializeBody(object value, int headroom) => _model.Serialize(Type, value, headroom);
+    // The engine writes after `headroom` zero bytes, so the header goes in front without copying the body. The value is
+    // always a Type: the chain picks this codec by the value's runtime type.
+    protected override byte[] SerializeBody(object value, int headroom) => _serializer.SerializeObject(value, headroom);
 
     // The engine bounds depth and checks every length against the input, throwing ProtoException on a bad body,
     // which the transcoder reports as a malformed item.
-    public override object ReadBody(ReadOnlyMemory<byte> body) => _model.Deserialize(Type, body)!;
+    public override object ReadBody(ReadOnlyMemory<byte> body) => _serializer.DeserializeObject(body.Span)!;
 }

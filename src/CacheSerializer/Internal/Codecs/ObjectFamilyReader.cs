@@ -27,6 +27,15 @@ internal sealed class ObjectFamilyReader : IValueReader
 
     public object? Read(ReadOnlyMemory<byte> payload, Type? expected)
     {
+        // The common read, Deserialize<T> of an item written as T: its header is exactly T's header bytes (a varint key,
+        // then the name), so it resolves to T without decoding the name. Anything else takes the full path below.
+        if (expected is not null
+            && _chain.ObjectCodecFor(expected, Flags) is { } own
+            && payload.Span.StartsWith(own.Header))
+        {
+            return own.ReadBody(payload[own.Header.Length..]);
+        }
+
         var headerLength = TypeHeader.Read(payload, Flags, expected, out var alias, out var name);
         var type = alias != 0 ? ResolveAlias(alias, expected) : ResolveName(name!, expected);
 
