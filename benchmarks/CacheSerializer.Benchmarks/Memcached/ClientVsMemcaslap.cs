@@ -1,10 +1,9 @@
 using System.Diagnostics;
 using System.Globalization;
-using System.Net;
-using System.Net.Sockets;
 using System.Text;
 using System.Text.RegularExpressions;
 using CacheSerializer.Memcached;
+using CacheSerializer.Workloads.Servers;
 
 namespace CacheSerializer.Benchmarks.Memcached;
 
@@ -39,9 +38,9 @@ internal static partial class ClientVsMemcaslap
     private static async Task RunAsync(int seconds, int rounds, int[] sizes, int[] concurrencies)
     {
         string memcaslap = Which("memcaslap") ?? throw new InvalidOperationException("memcaslap not found: apt-get install -y libmemcached-tools");
-        int port = FreePort();
-        using Process server = StartMemcached(port);
-        string endpoint = $"127.0.0.1:{port}";
+        // The same launcher the tests and the load test use: free loopback port, killed on dispose even if a run throws.
+        using MemcachedServer server = MemcachedServer.Start("-m 512");
+        string endpoint = server.Endpoint;
         Console.WriteLine($"# {DateTime.UtcNow:yyyy-MM-dd HH:mm} UTC, {Environment.ProcessorCount} cores, {System.Runtime.InteropServices.RuntimeInformation.OSDescription}, .NET {Environment.Version}");
         Console.WriteLine($"# memcached 1.6.18 at {endpoint} (-t 2 -m 512), {seconds} s per run, {rounds} round(s), 90% get / 10% set, {KeyLength}-byte keys");
         Console.WriteLine();
@@ -61,8 +60,6 @@ internal static partial class ClientVsMemcaslap
                 }
             }
         }
-
-        server.Kill();
     }
 
     private static async Task<RunResult> RunClientAsync(string endpoint, int valueSize, int concurrency, int seconds)
@@ -205,36 +202,6 @@ internal static partial class ClientVsMemcaslap
         }
 
         return (At(0.50), At(0.99));
-    }
-
-    private static Process StartMemcached(int port)
-    {
-        string binary = Which("memcached") ?? throw new InvalidOperationException("memcached not found: apt-get install -y memcached");
-        string user = Environment.UserName == "root" ? "-u root " : string.Empty;
-        var process = Process.Start(new ProcessStartInfo(binary, $"{user}-l 127.0.0.1 -p {port} -U 0 -m 512 -t 2 -c 4096") { UseShellExecute = false })!;
-        for (int i = 0; i < 200; i++)
-        {
-            try
-            {
-                using var probe = new TcpClient();
-                probe.Connect(IPAddress.Loopback, port);
-                return process;
-            }
-            catch (SocketException)
-            {
-                Thread.Sleep(25);
-            }
-        }
-
-        process.Kill();
-        throw new InvalidOperationException("memcached did not start");
-    }
-
-    private static int FreePort()
-    {
-        using var listener = new TcpListener(IPAddress.Loopback, 0);
-        listener.Start();
-        return ((IPEndPoint)listener.LocalEndpoint).Port;
     }
 
     private static string? Which(string name) =>
