@@ -45,7 +45,7 @@ internal sealed class EngineCodec : ObjectCodec
     }
 
     // The engine writes after `headroom` zero bytes, so the header goes in front without copying the body. The value is
-    // always a Type: the chain picks this codec by the value's runtime type.
+    // always an instance of Type: the chain picks this codec by the value's runtime type.
     protected override byte[] SerializeBody(object value, int headroom) => _serializer.SerializeObject(value, headroom);
 
     // The engine bounds depth and checks every length against the input, throwing ProtoException on a bad body,
