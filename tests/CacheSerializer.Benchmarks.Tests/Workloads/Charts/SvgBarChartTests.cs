@@ -1,7 +1,7 @@
 using System.Xml.Linq;
 using CacheSerializer.Workloads.Charts;
 
-namespace CacheSerializer.Tests.Workloads.Charts;
+namespace CacheSerializer.Benchmarks.Tests.Workloads.Charts;
 
 public class SvgBarChartTests
 {

@@ -3,7 +3,7 @@ using CacheSerializer.Workloads;
 using CacheSerializer.Workloads.Contenders;
 using CacheSerializer.Workloads.Models;
 
-namespace CacheSerializer.Tests.Workloads.Contenders;
+namespace CacheSerializer.Benchmarks.Tests.Workloads.Contenders;
 
 public class EnyimBsonTranscoderTests
 {

@@ -1,7 +1,7 @@
 using CacheSerializer.Workloads;
 using CacheSerializer.Workloads.Contenders;
 
-namespace CacheSerializer.Tests.Workloads;
+namespace CacheSerializer.Benchmarks.Tests.Workloads;
 
 public class WorkloadCatalogTests
 {

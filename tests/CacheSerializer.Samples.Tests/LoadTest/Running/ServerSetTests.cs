@@ -1,7 +1,7 @@
 using CacheSerializer.LoadTest;
 using CacheSerializer.LoadTest.Running;
 
-namespace CacheSerializer.Tests.LoadTest.Running;
+namespace CacheSerializer.Samples.Tests.LoadTest.Running;
 
 public sealed class ServerSetTests
 {

@@ -1,7 +1,7 @@
 using CacheSerializer.Workloads;
 using CacheSerializer.Workloads.Contenders;
 
-namespace CacheSerializer.Tests.Workloads.Contenders;
+namespace CacheSerializer.Benchmarks.Tests.Workloads.Contenders;
 
 public class ContenderRoundTripTests
 {

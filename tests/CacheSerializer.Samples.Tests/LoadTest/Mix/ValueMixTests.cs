@@ -1,6 +1,6 @@
 using CacheSerializer.LoadTest.Mix;
 
-namespace CacheSerializer.Tests.LoadTest.Mix;
+namespace CacheSerializer.Samples.Tests.LoadTest.Mix;
 
 public sealed class ValueMixTests
 {

@@ -3,7 +3,7 @@ using CacheSerializer.Workloads;
 using CacheSerializer.Workloads.Contenders;
 using CacheSerializer.Workloads.Reports;
 
-namespace CacheSerializer.Tests.Workloads.Reports;
+namespace CacheSerializer.Benchmarks.Tests.Workloads.Reports;
 
 public class SizeReportTests
 {

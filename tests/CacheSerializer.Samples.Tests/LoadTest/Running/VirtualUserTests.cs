@@ -4,7 +4,7 @@ using CacheSerializer.Memcached;
 using CacheSerializer.Workloads.Contenders;
 using CacheSerializer.Workloads.Servers;
 
-namespace CacheSerializer.Tests.LoadTest.Running;
+namespace CacheSerializer.Samples.Tests.LoadTest.Running;
 
 /// <summary>The check that makes the load test trustworthy: a wrong value read back is seen, a right one is not flagged.</summary>
 public sealed class VirtualUserTests : IDisposable

@@ -1,6 +1,6 @@
 using CacheSerializer.LoadTest.Measuring;
 
-namespace CacheSerializer.Tests.LoadTest.Measuring;
+namespace CacheSerializer.Samples.Tests.LoadTest.Measuring;
 
 public sealed class LogHistogramTests
 {

@@ -1,7 +1,7 @@
 using CacheSerializer.LoadTest.Running;
 using CacheSerializer.Workloads.Contenders;
 
-namespace CacheSerializer.Tests.LoadTest.Running;
+namespace CacheSerializer.Samples.Tests.LoadTest.Running;
 
 public sealed class LoadTestRunnerTests
 {

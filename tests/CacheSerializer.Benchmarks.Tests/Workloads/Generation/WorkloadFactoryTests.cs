@@ -3,7 +3,7 @@ using System.Text;
 using CacheSerializer.Workloads.Generation;
 using CacheSerializer.Workloads.Models;
 
-namespace CacheSerializer.Tests.Workloads.Generation;
+namespace CacheSerializer.Benchmarks.Tests.Workloads.Generation;
 
 public class WorkloadFactoryTests
 {

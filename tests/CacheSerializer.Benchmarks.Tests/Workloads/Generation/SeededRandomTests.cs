@@ -1,6 +1,6 @@
 using CacheSerializer.Workloads.Generation;
 
-namespace CacheSerializer.Tests.Workloads.Generation;
+namespace CacheSerializer.Benchmarks.Tests.Workloads.Generation;
 
 public class SeededRandomTests
 {

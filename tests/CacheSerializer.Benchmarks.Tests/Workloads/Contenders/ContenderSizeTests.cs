@@ -2,7 +2,7 @@ using CacheSerializer.Workloads;
 using CacheSerializer.Workloads.Contenders;
 using CacheSerializer.Workloads.Reports;
 
-namespace CacheSerializer.Tests.Workloads.Contenders;
+namespace CacheSerializer.Benchmarks.Tests.Workloads.Contenders;
 
 /// <summary>
 /// The payload sizes the issue 11 targets are measured against, exactly. Sizes are deterministic: the workloads come from

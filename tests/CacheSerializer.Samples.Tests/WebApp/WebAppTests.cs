@@ -2,19 +2,19 @@ using System.Net;
 using System.Text;
 using System.Text.Json;
 using CacheSerializer.Memcached;
-using CacheSerializer.Tests.Memcached.Fixtures;
 using CacheSerializer.WebApp;
+using CacheSerializer.Workloads.Servers;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Hosting.Server;
 using Microsoft.AspNetCore.Hosting.Server.Features;
 using Microsoft.Extensions.DependencyInjection;
 
-namespace CacheSerializer.Tests.Samples;
+namespace CacheSerializer.Samples.Tests.WebApp;
 
-/// <summary>The sample web app on Kestrel (127.0.0.1, a free port) against a real memcached: what the README promises.</summary>
-[Collection(MemcachedCollection.Name)]
-public sealed class WebAppTests(MemcachedServerFixture fixture) : IAsyncLifetime
+/// <summary>The sample web app on Kestrel (127.0.0.1, a free port) against a real memcached of its own: what the README promises.</summary>
+public sealed class WebAppTests : IAsyncLifetime
 {
+    private readonly MemcachedServer _server = MemcachedServer.Start();
     private readonly string _prefix = $"webapp-test-{Guid.NewGuid():N}:";
     private WebApplication _app = null!;
     private HttpClient _http = null!;
@@ -25,7 +25,7 @@ public sealed class WebAppTests(MemcachedServerFixture fixture) : IAsyncLifetime
         [
             "--urls", "http://127.0.0.1:0",
             "--environment", "Production",
-            $"--Memcached:Servers:0={fixture.Primary.Endpoint}",
+            $"--Memcached:Servers:0={_server.Endpoint}",
             $"--Memcached:KeyPrefix={_prefix}",
             "--Logging:LogLevel:Default=Warning",
         ]);
@@ -39,6 +39,7 @@ public sealed class WebAppTests(MemcachedServerFixture fixture) : IAsyncLifetime
         _http.Dispose();
         await _app.StopAsync();
         await _app.DisposeAsync();
+        _server.Dispose();
     }
 
     [Fact]
@@ -62,7 +63,7 @@ public sealed class WebAppTests(MemcachedServerFixture fixture) : IAsyncLifetime
     {
         await _http.GetAsync(new Uri("/products/2", UriKind.Relative));
         await _http.GetAsync(new Uri("/products/3", UriKind.Relative));
-        await using var client = new MemcachedClient(fixture.Options());
+        await using var client = new MemcachedClient(new MemcachedClientOptions { Servers = { _server.Endpoint } });
 
         var course = Assert.IsType<Course>((await client.GetAsync<Product>(_prefix + "product:2")).Value);
         var card = (await client.GetAsync<Product>(_prefix + "product:3")).Value!;

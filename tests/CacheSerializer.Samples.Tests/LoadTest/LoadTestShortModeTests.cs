@@ -5,7 +5,7 @@ using CacheSerializer.LoadTest.Results;
 using CacheSerializer.LoadTest.Running;
 using CacheSerializer.Workloads.Contenders;
 
-namespace CacheSerializer.Tests.LoadTest;
+namespace CacheSerializer.Samples.Tests.LoadTest;
 
 /// <summary>The load test's short mode, run once against real memcached: every contender completes, nothing is corrupt.</summary>
 public sealed class LoadTestShortModeTests : IDisposable

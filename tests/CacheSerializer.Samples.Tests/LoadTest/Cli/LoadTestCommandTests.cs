@@ -2,7 +2,7 @@ using System.CommandLine;
 using CacheSerializer.LoadTest;
 using CacheSerializer.LoadTest.Cli;
 
-namespace CacheSerializer.Tests.LoadTest.Cli;
+namespace CacheSerializer.Samples.Tests.LoadTest.Cli;
 
 public sealed class LoadTestCommandTests
 {

@@ -1,6 +1,6 @@
 using CacheSerializer.Workloads.Reports;
 
-namespace CacheSerializer.Tests.Workloads.Reports;
+namespace CacheSerializer.Benchmarks.Tests.Workloads.Reports;
 
 public class MedianRatioReportTests
 {

@@ -7,7 +7,7 @@ using CacheSerializer.Workloads.Reports;
 using Google.Protobuf;
 using Timestamp = Google.Protobuf.WellKnownTypes.Timestamp;
 
-namespace CacheSerializer.Tests.Workloads.Contenders;
+namespace CacheSerializer.Benchmarks.Tests.Workloads.Contenders;
 
 /// <summary>
 /// This transcoder's payload sizes on every workload, exactly, and the issue 11 size targets it MEETS. A target it misses
