@@ -4,7 +4,7 @@ using CacheSerializer.Memcached.Internal.Protocol;
 namespace CacheSerializer.Memcached.Internal.Requests;
 
 /// <summary><c>mg</c> with value and client flags: get, get-with-CAS, get-and-touch.</summary>
-internal sealed class GetRequest : MemcachedRequest<GetReply>
+internal sealed class GetRequest : MetaRequest<GetReply>
 {
     private readonly MemcachedKey _key;
     private readonly bool _cas;
@@ -21,34 +21,24 @@ internal sealed class GetRequest : MemcachedRequest<GetReply>
 
     internal override string Operation => _touchTtl >= 0 ? "gat" : _cas ? "gets" : "get";
 
-    internal override void Write(IBufferWriter<byte> writer)
-    {
+    private protected override string Command => "mg";
+
+    internal override void Write(IBufferWriter<byte> writer) =>
         MetaWriter.WriteGet(writer, _key, value: true, _cas, _touchTtl, quiet: false, Opaque, _ttl);
-    }
 
-    internal override bool TryParse(ReadOnlySpan<byte> buffer, out int consumed)
+    private protected override bool OnReply(in MetaReply reply)
     {
-        if (!MetaReplyParser.TryRead(buffer, out MetaReply reply, out consumed))
-        {
-            return false;
-        }
-
         switch (reply.Code)
         {
             case MetaReplyCode.Value:
-                reply.CheckOpaque(Opaque);
                 var item = new CacheItem(reply.GetFlags(), new ArraySegment<byte>(reply.Data.ToArray()));
                 Complete(new GetReply(item, reply.GetNumber((byte)'c'), _ttl ? reply.GetTtl() : -1), "hit");
                 return true;
             case MetaReplyCode.Miss:
-                reply.CheckOpaque(Opaque);
                 Complete(default, "miss");
                 return true;
-            case MetaReplyCode.Error or MetaReplyCode.ClientError or MetaReplyCode.ServerError:
-                CompleteWithError(reply.LineText);
-                return true;
             default:
-                throw new ProtocolViolationException($"\"{reply.LineText}\" is not a reply to mg");
+                return false;
         }
     }
 }

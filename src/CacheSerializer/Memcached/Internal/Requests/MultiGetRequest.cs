@@ -25,6 +25,8 @@ internal sealed class MultiGetRequest : MemcachedRequest<GetReply[]>
 
     internal override string Operation => "get_many";
 
+    internal override int BatchSize => _keys.Count;
+
     internal override void Write(IBufferWriter<byte> writer)
     {
         for (int i = 0; i < _keys.Count; i++)
