@@ -1,63 +1,82 @@
 using System.Buffers;
+using System.Collections.Concurrent;
 using System.Diagnostics;
 using System.Net;
 using System.Net.Sockets;
-using System.Threading.Channels;
 using CacheSerializer.Memcached.Internal.Protocol;
 using CacheSerializer.Memcached.Internal.Requests;
 
 namespace CacheSerializer.Memcached.Internal;
 
-/// <summary>One pipelined TCP connection: a write loop that batches queued requests into sends, and a read loop that
-/// completes the head of the FIFO of requests awaiting a reply.</summary>
+/// <summary>One pipelined TCP connection: a write thread that batches queued requests into sends, and a read thread
+/// that completes the head of the FIFO of requests awaiting a reply.</summary>
 /// <remarks>
-/// A connection is used until it breaks, and a broken connection is never used again (<see cref="Break"/> is safe to
-/// call twice): every request queued or awaiting a reply on it fails, the socket is closed, and the node opens a new one.
-/// The read loop always has a receive pending, so a server that closes or resets the connection while it is idle
-/// (restart, idle timeout) is noticed at once, not by the next store.
+/// <para>Both loops run on threads of their own, never on the thread pool (as StackExchange.Redis runs its socket loops
+/// on its own threads): a pool starved by blocking callers or a burst of work must not stop replies from being read,
+/// or turn into timeouts. Completions are handed to the pool (<see cref="MemcachedRequest{TResult}"/> completes its task
+/// asynchronously), so no caller's code ever runs on these threads.</para>
+/// <para>A connection is used until it breaks, and a broken connection is never used again (<see cref="Break"/> is safe
+/// to call twice): every request queued or awaiting a reply on it fails, the socket is closed, and its owner hears of it
+/// through the callback given at open (it drops the connection and opens a new one on demand). The read thread always
+/// has a receive pending, so a server that closes or resets the connection while it is idle is noticed at once.</para>
+/// <para>The socket is read and written in two places only (<see cref="SendAll"/>, <see cref="ReceiveSome"/>), and a
+/// connection becomes usable only when <see cref="OpenAsync"/> returns: a TLS stream and an authentication exchange
+/// (issue 20) slot in there, before the loops start.</para>
 /// </remarks>
 [System.Diagnostics.CodeAnalysis.SuppressMessage("Design", "CA1001:Types that own disposable fields should be disposable",
-    Justification = "The semaphore's wait handle is never created (AvailableWaitHandle is not used), so it holds nothing to dispose; Break closes the socket.")]
+    Justification = "The semaphores' wait handles are never created (AvailableWaitHandle is not used), so they hold nothing to dispose; Break closes the socket.")]
 internal sealed class MemcachedConnection
 {
     /// <summary>Sends are batched up to this many bytes; a request larger than it goes alone.</summary>
     private const int SendBatchBytes = 64 * 1024;
     private const int ReadBufferBytes = 64 * 1024;
 
+    /// <summary>The loops use little stack: a small one keeps two threads per connection cheap.</summary>
+    private const int LoopStackBytes = 256 * 1024;
+
     private readonly Socket _socket;
-    private readonly MemcachedNode _node;
+    private readonly ServerEndpoint _endpoint;
     private readonly string _server;
     private readonly int _maxInFlight;
+    private readonly int _maxReplyData;
+    private readonly Action<MemcachedConnection, MemcachedErrorKind, Exception> _onBroken;
     private readonly SemaphoreSlim _slots;
-    // Callers never run the write loop inline: measured against memcaslap (docs/benchmarks.md), letting the write loop
-    // wake on its own thread batches more requests per send and was 1.3-2.5x faster at 16 concurrent callers.
-    private readonly Channel<MemcachedRequest> _queue = Channel.CreateUnbounded<MemcachedRequest>(
-        new UnboundedChannelOptions { SingleReader = false, AllowSynchronousContinuations = false }); // Break drains it too
 
+    // Requests whose slot was taken and that wait for the write thread. Callers never write to the socket themselves:
+    // measured against memcaslap (docs/benchmarks.md), a writer of its own batches more requests per send.
+    private readonly ConcurrentQueue<MemcachedRequest> _queue = new();
+    private readonly SemaphoreSlim _wake = new(0);
     private readonly Queue<MemcachedRequest> _awaitingReply = new();
-    private int _broken;
+    private Exception? _breakCause;
+    private int _writerSleeping;
     private uint _nextOpaque;
     private long _bytesSent;
     private long _bytesReceived;
 
-    private MemcachedConnection(Socket socket, MemcachedNode node, int maxInFlight)
+    private MemcachedConnection(Socket socket, ServerEndpoint endpoint, ClientSettings settings, Action<MemcachedConnection, MemcachedErrorKind, Exception> onBroken)
     {
         _socket = socket;
-        _node = node;
-        _server = node.Name;
-        _maxInFlight = maxInFlight;
-        _slots = new SemaphoreSlim(maxInFlight, maxInFlight);
-        MemcachedMetrics.ConnectionOpened(_server);
-        _ = Task.Run(WriteLoopAsync);
-        _ = Task.Run(ReadLoopAsync);
+        _endpoint = endpoint;
+        _server = endpoint.Name;
+        _maxInFlight = settings.MaxInFlightPerConnection;
+        _maxReplyData = settings.MaxValueSize + MetaReplyParser.ReplyMargin;
+        _onBroken = onBroken;
+        _slots = new SemaphoreSlim(_maxInFlight, _maxInFlight);
+        MemcachedTelemetry.ConnectionOpened(endpoint);
+        StartLoop(WriteLoop, "write");
+        StartLoop(ReadLoop, "read");
     }
 
-    internal bool IsBroken => Volatile.Read(ref _broken) != 0;
+    internal bool IsBroken => Volatile.Read(ref _breakCause) is not null;
 
     internal int InFlight => _maxInFlight - _slots.CurrentCount;
 
     /// <summary>Resolves the host (every time: servers in containers change address) and connects, within the connect timeout.</summary>
-    internal static async Task<MemcachedConnection> OpenAsync(MemcachedNode node, ServerEndpoint endpoint, ClientSettings settings, CancellationToken cancellationToken)
+    /// <param name="endpoint">The server.</param>
+    /// <param name="settings">The client's settings (timeouts, limits, resolver).</param>
+    /// <param name="onBroken">Called once, from whichever thread found the break, when the connection breaks.</param>
+    /// <param name="cancellationToken">Cancels the connect (the client is being disposed).</param>
+    internal static async Task<MemcachedConnection> OpenAsync(ServerEndpoint endpoint, ClientSettings settings, Action<MemcachedConnection, MemcachedErrorKind, Exception> onBroken, CancellationToken cancellationToken)
     {
         TimeSpan timeout = settings.ConnectTimeout;
         using var timeoutSource = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
@@ -80,7 +99,7 @@ internal sealed class MemcachedConnection
                 try
                 {
                     await socket.ConnectAsync(new IPEndPoint(address, endpoint.Port), timeoutSource.Token).ConfigureAwait(false);
-                    return new MemcachedConnection(socket, node, settings.MaxInFlightPerConnection);
+                    return new MemcachedConnection(socket, endpoint, settings, onBroken);
                 }
                 catch (SocketException ex)
                 {
@@ -95,7 +114,7 @@ internal sealed class MemcachedConnection
         catch (OperationCanceledException) when (!cancellationToken.IsCancellationRequested)
         {
             socket?.Dispose();
-            throw ThrowHelper.ConnectTimeout(node.Name, "connect", timeout);
+            throw ThrowHelper.ConnectTimeout(endpoint.Name, "connect", timeout);
         }
         catch
         {
@@ -122,12 +141,20 @@ internal sealed class MemcachedConnection
         }
     }
 
-    /// <summary>Queues a request whose slot was taken; the write loop sends it.</summary>
+    /// <summary>Queues a request whose slot was taken; the write thread sends it.</summary>
     internal void Send(MemcachedRequest request)
     {
-        if (IsBroken || !_queue.Writer.TryWrite(request))
+        _queue.Enqueue(request);
+        if (IsBroken)
         {
-            request.Fail(ThrowHelper.ConnectionBroken(_server, request.Operation, null));
+            // Break may have drained the queue before this request entered it: drain again, so none is stranded.
+            FailQueued();
+            return;
+        }
+
+        if (Interlocked.Exchange(ref _writerSleeping, 0) == 1)
+        {
+            _wake.Release();
         }
     }
 
@@ -157,9 +184,16 @@ internal sealed class MemcachedConnection
     }
 
     /// <summary>Closes the connection for good and fails everything queued or awaiting a reply on it.</summary>
+    /// <remarks>
+    /// What each request gets depends on whether it was written, not on why the connection broke: a written request may
+    /// have been applied, so it fails with <see cref="MemcachedErrorKind.ConnectionBroken"/> (the oldest one with the
+    /// <see cref="MemcachedErrorKind.Timeout"/> that broke it, every one with the <see cref="MemcachedErrorKind.ProtocolError"/>
+    /// that did); a request never written fails with <see cref="MemcachedErrorKind.ServerDown"/> when the server was
+    /// marked down, and otherwise with <see cref="MemcachedErrorKind.ConnectionBroken"/> saying it was not sent.
+    /// </remarks>
     internal void Break(Exception cause, MemcachedErrorKind kind)
     {
-        if (Interlocked.Exchange(ref _broken, 1) != 0)
+        if (Interlocked.CompareExchange(ref _breakCause, cause, null) is not null)
         {
             return;
         }
@@ -172,49 +206,71 @@ internal sealed class MemcachedConnection
         {
         }
 
-        MemcachedMetrics.ConnectionClosed(_server);
-        _queue.Writer.TryComplete();
-        var failed = new List<MemcachedRequest>();
+        MemcachedTelemetry.ConnectionClosed(_endpoint);
+        List<MemcachedRequest> written;
         lock (_awaitingReply)
         {
-            failed.AddRange(_awaitingReply);
+            written = [.. _awaitingReply];
             _awaitingReply.Clear();
         }
 
-        while (_queue.Reader.TryRead(out MemcachedRequest? queued))
+        for (int i = 0; i < written.Count; i++)
         {
-            failed.Add(queued);
-        }
-
-        for (int i = 0; i < failed.Count; i++)
-        {
-            MemcachedRequest request = failed[i];
+            MemcachedRequest request = written[i];
             Exception error = cause switch
             {
                 MemcachedException { Kind: MemcachedErrorKind.Timeout } timeout when i == 0 => timeout,
-                MemcachedException { Kind: MemcachedErrorKind.ProtocolError or MemcachedErrorKind.ServerDown } known
-                    => ThrowHelper.ForOperation(known, request.Operation),
+                MemcachedException { Kind: MemcachedErrorKind.ProtocolError } protocol => ThrowHelper.ForOperation(protocol, request.Operation),
                 _ => ThrowHelper.ConnectionBroken(_server, request.Operation, cause),
             };
             request.Fail(error);
         }
 
-        // Wake callers waiting for a slot on this connection: each one that wakes finds it broken, passes its slot on
-        // (ReleaseSlot) and fails at once, instead of timing out as "queue full".
+        FailQueued();
+
+        // Wake the write thread (it sees the break and ends) and the callers waiting for a slot on this connection: each
+        // one that wakes finds it broken, passes its slot on (ReleaseSlot) and fails at once, instead of timing out as "queue full".
+        _wake.Release();
         ReleaseSlot();
 
-        _node.OnConnectionBroken(this, kind, cause);
+        _onBroken(this, kind, cause);
     }
 
-    private async Task WriteLoopAsync()
+    private void FailQueued()
+    {
+        Exception cause = Volatile.Read(ref _breakCause)!;
+        while (_queue.TryDequeue(out MemcachedRequest? queued))
+        {
+            queued.Fail(cause is MemcachedException { Kind: MemcachedErrorKind.ServerDown } down
+                ? ThrowHelper.ForOperation(down, queued.Operation)
+                : ThrowHelper.NotSent(_server, queued.Operation, cause));
+        }
+    }
+
+    private void StartLoop(ThreadStart loop, string role)
+    {
+        var thread = new Thread(loop, LoopStackBytes)
+        {
+            IsBackground = true,
+            Name = $"memcached {role} {_server}",
+        };
+        thread.Start();
+    }
+
+    private void WriteLoop()
     {
         var buffer = new ArrayBufferWriter<byte>(SendBatchBytes);
-        ChannelReader<MemcachedRequest> reader = _queue.Reader;
         try
         {
-            while (await reader.WaitToReadAsync().ConfigureAwait(false))
+            while (!IsBroken)
             {
-                while (buffer.WrittenCount < SendBatchBytes && reader.TryRead(out MemcachedRequest? request))
+                if (!_queue.TryDequeue(out MemcachedRequest? request))
+                {
+                    WaitForWork();
+                    continue;
+                }
+
+                do
                 {
                     if (request.IsCompleted)
                     {
@@ -230,25 +286,20 @@ internal sealed class MemcachedConnection
                     {
                         if (IsBroken)
                         {
-                            request.Fail(ThrowHelper.ConnectionBroken(_server, request.Operation, null));
+                            request.Fail(ThrowHelper.NotSent(_server, request.Operation, _breakCause));
                             return;
                         }
 
                         _awaitingReply.Enqueue(request);
                     }
                 }
+                while (buffer.WrittenCount < SendBatchBytes && _queue.TryDequeue(out request));
 
                 if (buffer.WrittenCount > 0)
                 {
-                    ReadOnlyMemory<byte> pending = buffer.WrittenMemory;
-                    while (!pending.IsEmpty)
-                    {
-                        int sent = await _socket.SendAsync(pending, SocketFlags.None).ConfigureAwait(false);
-                        pending = pending[sent..];
-                    }
-
+                    SendAll(buffer.WrittenSpan);
                     Interlocked.Add(ref _bytesSent, buffer.WrittenCount);
-                    MemcachedMetrics.RecordSent(_server, buffer.WrittenCount);
+                    MemcachedTelemetry.RecordSent(_endpoint, buffer.WrittenCount);
                     if (buffer.Capacity > 4 * SendBatchBytes)
                     {
                         buffer = new ArrayBufferWriter<byte>(SendBatchBytes);
@@ -267,7 +318,24 @@ internal sealed class MemcachedConnection
         }
     }
 
-    private async Task ReadLoopAsync()
+    /// <summary>Sleeps until <see cref="Send"/> or <see cref="Break"/> wakes the write thread.</summary>
+    private void WaitForWork()
+    {
+        Volatile.Write(ref _writerSleeping, 1);
+        if (!_queue.IsEmpty || IsBroken)
+        {
+            // Work arrived between the empty dequeue and the flag: take the flag back, unless a sender already took it
+            // and released the semaphore, whose count must then be consumed here.
+            if (Interlocked.Exchange(ref _writerSleeping, 0) == 1)
+            {
+                return;
+            }
+        }
+
+        _wake.Wait();
+    }
+
+    private void ReadLoop()
     {
         byte[] buffer = ArrayPool<byte>.Shared.Rent(ReadBufferBytes);
         int start = 0;
@@ -281,7 +349,7 @@ internal sealed class MemcachedConnection
                     buffer = MakeRoom(buffer, ref start, ref end);
                 }
 
-                int read = await _socket.ReceiveAsync(buffer.AsMemory(end), SocketFlags.None).ConfigureAwait(false);
+                int read = ReceiveSome(buffer.AsSpan(end));
                 if (read == 0)
                 {
                     Break(new IOException($"{_server} closed the connection"), MemcachedErrorKind.ConnectionBroken);
@@ -290,7 +358,7 @@ internal sealed class MemcachedConnection
 
                 end += read;
                 Interlocked.Add(ref _bytesReceived, read);
-                MemcachedMetrics.RecordReceived(_server, read);
+                MemcachedTelemetry.RecordReceived(_endpoint, read);
                 start = Dispatch(buffer, start, end);
                 if (start == end)
                 {
@@ -323,6 +391,16 @@ internal sealed class MemcachedConnection
         }
     }
 
+    private void SendAll(ReadOnlySpan<byte> bytes)
+    {
+        while (!bytes.IsEmpty)
+        {
+            bytes = bytes[_socket.Send(bytes, SocketFlags.None)..];
+        }
+    }
+
+    private int ReceiveSome(Span<byte> into) => _socket.Receive(into, SocketFlags.None);
+
     /// <summary>Hands the unread bytes to the requests at the head of the FIFO; returns the new start.</summary>
     private int Dispatch(byte[] buffer, int start, int end)
     {
@@ -339,7 +417,9 @@ internal sealed class MemcachedConnection
                 throw new ProtocolViolationException($"{end - start} bytes arrived with no request awaiting a reply");
             }
 
-            bool done = head.TryParse(buffer.AsSpan(start, end - start), out int consumed);
+            ReadOnlySpan<byte> unread = buffer.AsSpan(start, end - start);
+            _ = MetaReplyParser.RequiredLength(unread, _maxReplyData); // refuses an oversized value before it is buffered
+            bool done = head.TryParse(unread, out int consumed);
             start += consumed;
             if (done)
             {
@@ -360,10 +440,10 @@ internal sealed class MemcachedConnection
     }
 
     /// <summary>The buffer is full: move the unread bytes to the front, or grow it to hold a large reply.</summary>
-    private static byte[] MakeRoom(byte[] buffer, ref int start, ref int end)
+    private byte[] MakeRoom(byte[] buffer, ref int start, ref int end)
     {
         int unread = end - start;
-        int needed = Math.Max(MetaReplyParser.RequiredLength(buffer.AsSpan(start, unread)), unread + 1);
+        int needed = Math.Max(MetaReplyParser.RequiredLength(buffer.AsSpan(start, unread), _maxReplyData), unread + 1);
         if (needed <= buffer.Length && start > 0)
         {
             Buffer.BlockCopy(buffer, start, buffer, 0, unread);
