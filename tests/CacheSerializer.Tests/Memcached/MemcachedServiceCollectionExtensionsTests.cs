@@ -4,6 +4,7 @@ using CacheSerializer.Tests.Memcached.Fixtures;
 using Microsoft.Extensions.Caching.Distributed;
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Options;
 
 namespace CacheSerializer.Tests.Memcached;
 
@@ -87,14 +88,14 @@ public sealed class MemcachedServiceCollectionExtensionsTests(MemcachedServerFix
     }
 
     [Fact]
-    public void AddMemcached_SectionWithoutServers_ResolvingNamesTheProperty()
+    public void AddMemcached_SectionWithoutServers_ResolvingNamesTheSettingAndTheFix()
     {
         IConfiguration configuration = Json("""{ "Memcached": { "KeyPrefix": "x" } }""");
         using ServiceProvider provider = new ServiceCollection().AddMemcached(configuration.GetSection("Memcached")).BuildServiceProvider();
 
-        var ex = Assert.Throws<MemcachedConfigurationException>(() => provider.GetRequiredService<IDistributedCache>());
+        var ex = Assert.Throws<OptionsValidationException>(() => provider.GetRequiredService<IDistributedCache>());
 
-        Assert.Equal("Servers", ex.PropertyName);
+        Assert.Equal(["MemcachedClientOptions.Servers is empty; add at least one server as host:port (for example 127.0.0.1:11211)."], ex.Failures);
     }
 
     [Fact]
