@@ -35,6 +35,7 @@ public sealed class MemcachedServiceCollectionExtensionsTests(MemcachedServerFix
 
         Assert.Equal([fixture.Primary.Endpoint], client.Servers);
         Assert.Same(client, provider.GetRequiredService<MemcachedClient>());
+        Assert.Same(client, provider.GetRequiredService<IMemcachedClient>());
         Assert.Equal([7], await cache.GetAsync("from-config"));
         await using var plain = new MemcachedClient(fixture.Options());
         Assert.True(await plain.TouchAsync("di:from-config", TimeSpan.FromMinutes(1))); // stored under the bound prefix

@@ -42,7 +42,7 @@ public class ClientSettingsTests
 
         var ex = Assert.Throws<MemcachedConfigurationException>(() => ClientSettings.Create(options));
 
-        Assert.Equal("MemcachedClientOptions.Servers[1] '127.0.0.1' is the same server as Servers[0] (127.0.0.1:11211); remove one of them.", ex.Message);
+        Assert.Equal("MemcachedClientOptions.Servers[1] '127.0.0.1' is the same server as Servers[0] ('127.0.0.1:11211'); remove one of them.", ex.Message);
     }
 
     public static TheoryData<string[], string> ServerProblems => new()
