@@ -35,7 +35,7 @@ public sealed partial class MemcachedClient
         var pending = new List<(List<MemcachedKey> Keys, Task<GetReply[]> Replies)>(batches.Count);
         foreach ((MemcachedNode node, List<MemcachedKey> batch) in batches)
         {
-            pending.Add((batch, ExecuteAsync(node, new MultiGetRequest(batch), cancellationToken)));
+            pending.Add((batch, ExecuteAsync(node, new MultiGetRequest(batch, _pooledReads), cancellationToken)));
         }
 
         // Wait for every batch before reading any, so a failing server's exception is observed with the others.
@@ -49,11 +49,21 @@ public sealed partial class MemcachedClient
                 continue; // the server failed and ServerFailurePolicy.Miss counts its keys as misses
             }
 
-            for (int i = 0; i < replies.Length; i++)
+            try
             {
-                if (replies[i].Hit)
+                for (int i = 0; i < replies.Length; i++)
                 {
-                    results[batch[i].Original] = _transcoder.Deserialize<T>(replies[i].Item);
+                    if (replies[i].Hit)
+                    {
+                        results[batch[i].Original] = _transcoder.Deserialize<T>(replies[i].Item);
+                    }
+                }
+            }
+            finally
+            {
+                foreach (GetReply reply in replies)
+                {
+                    reply.Release();
                 }
             }
         }

@@ -22,6 +22,7 @@ public sealed partial class MemcachedClient : IMemcachedClient, IAsyncDisposable
     private readonly MemcachedNode[] _nodes;
     private readonly ServerRing _fullRing;
     private readonly ITranscoder _transcoder;
+    private readonly bool _pooledReads;
     private readonly ILogger _logger;
     private readonly Lock _ringGate = new();
     private readonly ManualResetEventSlim _disposing = new();
@@ -47,6 +48,10 @@ public sealed partial class MemcachedClient : IMemcachedClient, IAsyncDisposable
     {
         _settings = ClientSettings.Create(options);
         _transcoder = _settings.Transcoder;
+
+        // ProtobufTranscoder documents that Deserialize keeps no reference to the item's array, so a value read for it
+        // may be copied into a rented array and given back after; another transcoder may keep the array, so it gets its own.
+        _pooledReads = _transcoder is ProtobufTranscoder;
         _logger = (ILogger?)loggerFactory?.CreateLogger<MemcachedClient>() ?? NullLogger.Instance;
         _nodes = new MemcachedNode[_settings.Servers.Count];
         for (int i = 0; i < _nodes.Length; i++)
@@ -92,8 +97,8 @@ public sealed partial class MemcachedClient : IMemcachedClient, IAsyncDisposable
     /// <inheritdoc/>
     public async Task<MemcachedGetResult<T>> GetAsync<T>(string key, CancellationToken cancellationToken = default)
     {
-        GetReply reply = await GetRawAsync(key, cas: false, touchTtl: -1, cancellationToken).ConfigureAwait(false);
-        return reply.Hit ? new MemcachedGetResult<T>(_transcoder.Deserialize<T>(reply.Item), 0) : default;
+        GetReply reply = await GetRawAsync(key, cas: false, touchTtl: -1, cancellationToken, pooled: true).ConfigureAwait(false);
+        return Read<T>(reply);
     }
 
     /// <inheritdoc/>
@@ -118,15 +123,15 @@ public sealed partial class MemcachedClient : IMemcachedClient, IAsyncDisposable
     /// <inheritdoc/>
     public async Task<MemcachedGetResult<T>> GetWithCasAsync<T>(string key, CancellationToken cancellationToken = default)
     {
-        GetReply reply = await GetRawAsync(key, cas: true, touchTtl: -1, cancellationToken).ConfigureAwait(false);
-        return reply.Hit ? new MemcachedGetResult<T>(_transcoder.Deserialize<T>(reply.Item), reply.Cas) : default;
+        GetReply reply = await GetRawAsync(key, cas: true, touchTtl: -1, cancellationToken, pooled: true).ConfigureAwait(false);
+        return Read<T>(reply);
     }
 
     /// <inheritdoc/>
     public async Task<MemcachedGetResult<T>> GetAndTouchAsync<T>(string key, TimeSpan? expiration, CancellationToken cancellationToken = default)
     {
-        GetReply reply = await GetRawAsync(key, cas: false, Expiration.ToTtl(expiration), cancellationToken).ConfigureAwait(false);
-        return reply.Hit ? new MemcachedGetResult<T>(_transcoder.Deserialize<T>(reply.Item), 0) : default;
+        GetReply reply = await GetRawAsync(key, cas: false, Expiration.ToTtl(expiration), cancellationToken, pooled: true).ConfigureAwait(false);
+        return Read<T>(reply);
     }
 
     /// <inheritdoc/>
@@ -203,10 +208,30 @@ public sealed partial class MemcachedClient : IMemcachedClient, IAsyncDisposable
         return ValueTask.CompletedTask;
     }
 
-    internal Task<GetReply> GetRawAsync(string key, bool cas, long touchTtl, CancellationToken cancellationToken, bool ttl = false)
+    /// <summary>Reads an item as it is stored. With <paramref name="pooled"/> its bytes may be rented: the caller must
+    /// call <see cref="GetReply.Release"/> once it has read them, and keep no reference to them.</summary>
+    internal Task<GetReply> GetRawAsync(string key, bool cas, long touchTtl, CancellationToken cancellationToken, bool ttl = false, bool pooled = false)
     {
         MemcachedKey encoded = MemcachedKey.Create(_settings.KeyPrefix, key);
-        return ExecuteAsync(Locate(encoded), new GetRequest(encoded, cas, touchTtl, ttl), cancellationToken);
+        return ExecuteAsync(Locate(encoded), new GetRequest(encoded, cas, touchTtl, ttl, pooled && _pooledReads), cancellationToken);
+    }
+
+    /// <summary>Deserializes a hit (then gives its rented bytes back), or returns a miss.</summary>
+    private MemcachedGetResult<T> Read<T>(in GetReply reply)
+    {
+        if (!reply.Hit)
+        {
+            return default;
+        }
+
+        try
+        {
+            return new MemcachedGetResult<T>(_transcoder.Deserialize<T>(reply.Item), reply.Cas);
+        }
+        finally
+        {
+            reply.Release();
+        }
     }
 
     internal Task<MemcachedStoreResult> StoreAsync(StoreMode mode, string key, CacheItem item, TimeSpan? expiration, ulong cas, CancellationToken cancellationToken)

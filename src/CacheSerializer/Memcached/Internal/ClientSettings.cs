@@ -95,7 +95,7 @@ internal sealed class ClientSettings
                 }
                 else if (seen.TryGetValue(endpoint!.Name, out int first))
                 {
-                    Problem(nameof(MemcachedClientOptions.Servers), $"[{i}] '{text}' is the same server as Servers[{first}] ({endpoint.Name}); remove one of them");
+                    Problem(nameof(MemcachedClientOptions.Servers), $"[{i}] '{text}' is the same server as Servers[{first}] ('{options.Servers[first]}'); remove one of them");
                 }
                 else
                 {

@@ -19,20 +19,26 @@ namespace CacheSerializer.Memcached.Internal;
 /// to call twice): every request queued or awaiting a reply on it fails, the socket is closed, and its owner hears of it
 /// through the callback given at open (it drops the connection and opens a new one on demand). The read thread always
 /// has a receive pending, so a server that closes or resets the connection while it is idle is noticed at once.</para>
-/// <para>The socket is read and written in two places only (<see cref="SendAll"/>, <see cref="ReceiveSome"/>), and a
+/// <para>The socket is read and written in two places only (<see cref="SendPending"/>, <see cref="ReceiveSome"/>), and a
 /// connection becomes usable only when <see cref="OpenAsync"/> returns: a TLS stream and an authentication exchange
 /// (issue 20) slot in there, before the loops start.</para>
 /// </remarks>
 [System.Diagnostics.CodeAnalysis.SuppressMessage("Design", "CA1001:Types that own disposable fields should be disposable",
-    Justification = "The semaphores' wait handles are never created (AvailableWaitHandle is not used), so they hold nothing to dispose; Break closes the socket.")]
+    Justification = "The semaphore's and the event's wait handles are never created (AvailableWaitHandle and WaitHandle are not used), so they hold nothing to dispose; Break closes the socket.")]
 internal sealed class MemcachedConnection
 {
     /// <summary>Sends are batched up to this many bytes; a request larger than it goes alone.</summary>
     private const int SendBatchBytes = 64 * 1024;
     private const int ReadBufferBytes = 64 * 1024;
 
+    /// <summary>How much a caller sends on its own thread before it hands the rest of the queue to the write thread.</summary>
+    private const int InlineSendBytes = 4 * SendBatchBytes;
+
     /// <summary>The loops use little stack: a small one keeps two threads per connection cheap.</summary>
     private const int LoopStackBytes = 256 * 1024;
+
+    /// <summary>The longest a read thread waits in <c>poll</c> before it checks whether the connection broke.</summary>
+    private const int PollMicroseconds = 500_000;
 
     private readonly Socket _socket;
     private readonly ServerEndpoint _endpoint;
@@ -42,13 +48,18 @@ internal sealed class MemcachedConnection
     private readonly Action<MemcachedConnection, MemcachedErrorKind, Exception> _onBroken;
     private readonly SemaphoreSlim _slots;
 
-    // Requests whose slot was taken and that wait for the write thread. Callers never write to the socket themselves:
-    // measured against memcaslap (docs/benchmarks.md), a writer of its own batches more requests per send.
+    // The write side (see Send): requests whose slot was taken wait here; whoever owns the write side (_writeOwner = 1),
+    // a caller or the write thread, writes them into _sendBuffer and sends it.
     private readonly ConcurrentQueue<MemcachedRequest> _queue = new();
-    private readonly SemaphoreSlim _wake = new(0);
+    private ArrayBufferWriter<byte> _sendBuffer = new(SendBatchBytes);
+    private int _sendOffset;
+    private int _writeOwner;
+
+    // Wakes the write thread when a caller hands it the write side. No spinning before it sleeps: a spin is sched_yield
+    // system calls, which on these 2-core VMs cost more than they save (strace, docs/benchmarks.md).
+    private readonly ManualResetEventSlim _handoff = new(false, spinCount: 0);
     private readonly Queue<MemcachedRequest> _awaitingReply = new();
     private Exception? _breakCause;
-    private int _writerSleeping;
     private uint _nextOpaque;
     private long _bytesSent;
     private long _bytesReceived;
@@ -95,10 +106,10 @@ internal sealed class MemcachedConnection
             Exception? last = null;
             foreach (IPAddress address in addresses)
             {
-                socket = new Socket(address.AddressFamily, SocketType.Stream, ProtocolType.Tcp) { NoDelay = true };
+                socket = new Socket(address.AddressFamily, SocketType.Stream, ProtocolType.Tcp) { NoDelay = true, Blocking = false };
                 try
                 {
-                    await socket.ConnectAsync(new IPEndPoint(address, endpoint.Port), timeoutSource.Token).ConfigureAwait(false);
+                    await ConnectAsync(socket, new IPEndPoint(address, endpoint.Port), timeoutSource.Token).ConfigureAwait(false);
                     return new MemcachedConnection(socket, endpoint, settings, onBroken);
                 }
                 catch (SocketException ex)
@@ -123,6 +134,37 @@ internal sealed class MemcachedConnection
         }
     }
 
+    /// <summary>Connects a non-blocking socket, waiting in <c>poll</c> on a thread of its own (at most until the token is cancelled).</summary>
+    /// <remarks>Not <see cref="Socket.ConnectAsync(EndPoint, CancellationToken)"/>: a socket that ever ran an asynchronous
+    /// operation is registered with .NET's shared epoll thread for good, which then wakes on every reply the read thread
+    /// takes (measured with strace: one <c>epoll_wait</c> per receive, docs/benchmarks.md).</remarks>
+    private static Task ConnectAsync(Socket socket, IPEndPoint remote, CancellationToken cancellationToken) =>
+        Task.Factory.StartNew(
+            () =>
+            {
+                try
+                {
+                    socket.Connect(remote);
+                    return;
+                }
+                catch (SocketException ex) when (ex.SocketErrorCode is SocketError.WouldBlock or SocketError.InProgress)
+                {
+                }
+
+                while (!socket.Poll(PollMicroseconds / 10, SelectMode.SelectWrite))
+                {
+                    cancellationToken.ThrowIfCancellationRequested();
+                }
+
+                if (socket.GetSocketOption(SocketOptionLevel.Socket, SocketOptionName.Error) is int error and not 0)
+                {
+                    throw new SocketException(error);
+                }
+            },
+            cancellationToken,
+            TaskCreationOptions.LongRunning | TaskCreationOptions.DenyChildAttach,
+            TaskScheduler.Default);
+
     /// <summary>Takes a pipeline slot without waiting.</summary>
     internal bool TryTakeSlot() => !IsBroken && _slots.Wait(0);
 
@@ -141,7 +183,16 @@ internal sealed class MemcachedConnection
         }
     }
 
-    /// <summary>Queues a request whose slot was taken; the write thread sends it.</summary>
+    /// <summary>Queues a request whose slot was taken and sends it: on the caller's thread when the write side is free,
+    /// else by whoever is writing (it takes everything queued).</summary>
+    /// <remarks>
+    /// The caller that finds the write side free sends the queue itself with a non-blocking send: no thread is woken, and
+    /// callers that arrive while it sends join its next batch. Only when the socket will not take more (its buffer is
+    /// full) or the caller has sent <see cref="InlineSendBytes"/> does it hand the write side to the write thread, which
+    /// waits in <c>poll</c>: a caller never blocks on the socket, and a starved thread pool never holds up a write.
+    /// Measured against the earlier design (every request woken onto the write thread), this halved the system calls
+    /// and thread switches per operation (docs/benchmarks.md).
+    /// </remarks>
     internal void Send(MemcachedRequest request)
     {
         _queue.Enqueue(request);
@@ -152,9 +203,33 @@ internal sealed class MemcachedConnection
             return;
         }
 
-        if (Interlocked.Exchange(ref _writerSleeping, 0) == 1)
+        WriteInline();
+    }
+
+    /// <summary>Takes the write side if it is free and sends what is queued; loops so that a request queued just before
+    /// the release is not left behind.</summary>
+    private void WriteInline()
+    {
+        while (!_queue.IsEmpty && Interlocked.CompareExchange(ref _writeOwner, 1, 0) == 0)
         {
-            _wake.Release();
+            bool done;
+            try
+            {
+                done = WriteQueued(blocking: false, InlineSendBytes);
+            }
+            catch (Exception ex)
+            {
+                Break(ex, MemcachedErrorKind.ConnectionBroken);
+                return;
+            }
+
+            if (!done)
+            {
+                _handoff.Set(); // the write thread owns the write side now, and releases it when the queue is empty
+                return;
+            }
+
+            Volatile.Write(ref _writeOwner, 0);
         }
     }
 
@@ -200,11 +275,13 @@ internal sealed class MemcachedConnection
 
         try
         {
-            _socket.Dispose();
+            _socket.Shutdown(SocketShutdown.Both); // wakes the read thread's poll at once
         }
-        catch (ObjectDisposedException)
+        catch (Exception ex) when (ex is SocketException or ObjectDisposedException)
         {
         }
+
+        _socket.Dispose();
 
         MemcachedTelemetry.ConnectionClosed(_endpoint);
         List<MemcachedRequest> written;
@@ -230,7 +307,7 @@ internal sealed class MemcachedConnection
 
         // Wake the write thread (it sees the break and ends) and the callers waiting for a slot on this connection: each
         // one that wakes finds it broken, passes its slot on (ReleaseSlot) and fails at once, instead of timing out as "queue full".
-        _wake.Release();
+        _handoff.Set();
         ReleaseSlot();
 
         _onBroken(this, kind, cause);
@@ -257,58 +334,24 @@ internal sealed class MemcachedConnection
         thread.Start();
     }
 
+    /// <summary>The write thread: sleeps until a caller hands it the write side, then sends the rest, waiting in
+    /// <c>poll</c> while the socket's buffer is full, until the queue is empty.</summary>
     private void WriteLoop()
     {
-        var buffer = new ArrayBufferWriter<byte>(SendBatchBytes);
         try
         {
-            while (!IsBroken)
+            while (true)
             {
-                if (!_queue.TryDequeue(out MemcachedRequest? request))
+                _handoff.Wait();
+                _handoff.Reset();
+                if (IsBroken)
                 {
-                    WaitForWork();
-                    continue;
+                    return;
                 }
 
-                do
-                {
-                    if (request.IsCompleted)
-                    {
-                        // Cancelled before a byte of it was written: drop it, the server never hears of it.
-                        _slots.Release();
-                        continue;
-                    }
-
-                    request.Opaque = unchecked(++_nextOpaque);
-                    request.Write(buffer);
-                    request.WrittenTimestamp = Stopwatch.GetTimestamp();
-                    lock (_awaitingReply)
-                    {
-                        if (IsBroken)
-                        {
-                            request.Fail(ThrowHelper.NotSent(_server, request.Operation, _breakCause));
-                            return;
-                        }
-
-                        _awaitingReply.Enqueue(request);
-                    }
-                }
-                while (buffer.WrittenCount < SendBatchBytes && _queue.TryDequeue(out request));
-
-                if (buffer.WrittenCount > 0)
-                {
-                    SendAll(buffer.WrittenSpan);
-                    Interlocked.Add(ref _bytesSent, buffer.WrittenCount);
-                    MemcachedTelemetry.RecordSent(_endpoint, buffer.WrittenCount);
-                    if (buffer.Capacity > 4 * SendBatchBytes)
-                    {
-                        buffer = new ArrayBufferWriter<byte>(SendBatchBytes);
-                    }
-                    else
-                    {
-                        buffer.ResetWrittenCount();
-                    }
-                }
+                WriteQueued(blocking: true, int.MaxValue);
+                Volatile.Write(ref _writeOwner, 0);
+                WriteInline(); // requests queued while the side was being released
             }
         }
         catch (Exception ex)
@@ -318,21 +361,95 @@ internal sealed class MemcachedConnection
         }
     }
 
-    /// <summary>Sleeps until <see cref="Send"/> or <see cref="Break"/> wakes the write thread.</summary>
-    private void WaitForWork()
+    /// <summary>Owner of the write side only: sends what is left of the last batch, then batches and sends the queue.</summary>
+    /// <param name="blocking">Whether to wait in <c>poll</c> when the socket's buffer is full (the write thread) or return false (a caller).</param>
+    /// <param name="budget">How many bytes to send before returning false while requests are still queued.</param>
+    /// <returns>True when everything queued was sent; false when bytes or requests are left for the write thread.</returns>
+    private bool WriteQueued(bool blocking, int budget)
     {
-        Volatile.Write(ref _writerSleeping, 1);
-        if (!_queue.IsEmpty || IsBroken)
+        int sent = 0;
+        while (true)
         {
-            // Work arrived between the empty dequeue and the flag: take the flag back, unless a sender already took it
-            // and released the semaphore, whose count must then be consumed here.
-            if (Interlocked.Exchange(ref _writerSleeping, 0) == 1)
+            if (_sendOffset < _sendBuffer.WrittenCount && !SendPending(blocking))
             {
-                return;
+                return false;
             }
+
+            if (sent >= budget)
+            {
+                return _queue.IsEmpty; // over a caller's budget: what is still queued goes to the write thread
+            }
+
+            if (!_queue.TryDequeue(out MemcachedRequest? request))
+            {
+                return true;
+            }
+
+            do
+            {
+                if (request.IsCompleted)
+                {
+                    // Cancelled before a byte of it was written: drop it, the server never hears of it.
+                    _slots.Release();
+                    continue;
+                }
+
+                request.Opaque = unchecked(++_nextOpaque);
+                request.Write(_sendBuffer);
+                request.WrittenTimestamp = Stopwatch.GetTimestamp();
+                lock (_awaitingReply)
+                {
+                    if (IsBroken)
+                    {
+                        request.Fail(ThrowHelper.NotSent(_server, request.Operation, _breakCause));
+                        throw new IOException("the connection broke while requests were being written");
+                    }
+
+                    _awaitingReply.Enqueue(request);
+                }
+            }
+            while (_sendBuffer.WrittenCount < SendBatchBytes && _queue.TryDequeue(out request));
+
+            sent += _sendBuffer.WrittenCount;
+            Interlocked.Add(ref _bytesSent, _sendBuffer.WrittenCount);
+            MemcachedTelemetry.RecordSent(_endpoint, _sendBuffer.WrittenCount);
+        }
+    }
+
+    /// <summary>Sends the unsent part of the current batch; false when the socket would block and <paramref name="blocking"/> is false.</summary>
+    private bool SendPending(bool blocking)
+    {
+        while (_sendOffset < _sendBuffer.WrittenCount)
+        {
+            int sent = _socket.Send(_sendBuffer.WrittenSpan[_sendOffset..], SocketFlags.None, out SocketError error);
+            if (error == SocketError.WouldBlock)
+            {
+                if (!blocking)
+                {
+                    return false;
+                }
+
+                Wait(SelectMode.SelectWrite);
+            }
+            else if (error != SocketError.Success)
+            {
+                throw new SocketException((int)error);
+            }
+
+            _sendOffset += sent;
         }
 
-        _wake.Wait();
+        _sendOffset = 0;
+        if (_sendBuffer.Capacity > 4 * SendBatchBytes)
+        {
+            _sendBuffer = new ArrayBufferWriter<byte>(SendBatchBytes);
+        }
+        else
+        {
+            _sendBuffer.ResetWrittenCount();
+        }
+
+        return true;
     }
 
     private void ReadLoop()
@@ -391,15 +508,41 @@ internal sealed class MemcachedConnection
         }
     }
 
-    private void SendAll(ReadOnlySpan<byte> bytes)
+    /// <summary>Reads what has arrived, waiting in <c>poll</c> when nothing has.</summary>
+    /// <remarks>
+    /// The socket is non-blocking (<see cref="Socket.Blocking"/> false): a <c>recv</c> that finds data returns it at once,
+    /// which under load is almost every time, so a receive costs one system call; only when nothing is there does the
+    /// thread wait in <c>poll</c> on the socket itself. A blocking <c>Receive</c> would instead park this thread on .NET's
+    /// shared epoll thread and be woken from it: two thread switches per wait, expensive on these VMs (perf, docs/benchmarks.md).
+    /// </remarks>
+    private int ReceiveSome(Span<byte> into)
     {
-        while (!bytes.IsEmpty)
+        while (true)
         {
-            bytes = bytes[_socket.Send(bytes, SocketFlags.None)..];
+            int read = _socket.Receive(into, SocketFlags.None, out SocketError error);
+            if (error == SocketError.Success)
+            {
+                return read;
+            }
+
+            if (error != SocketError.WouldBlock)
+            {
+                throw new SocketException((int)error);
+            }
+
+            Wait(SelectMode.SelectRead);
         }
     }
 
-    private int ReceiveSome(Span<byte> into) => _socket.Receive(into, SocketFlags.None);
+    /// <summary>Blocks in <c>poll</c> until the socket is ready; bounded, so a break (which also shuts the socket down) is
+    /// always seen.</summary>
+    private void Wait(SelectMode mode)
+    {
+        while (!_socket.Poll(PollMicroseconds, mode))
+        {
+            ObjectDisposedException.ThrowIf(IsBroken, this);
+        }
+    }
 
     /// <summary>Hands the unread bytes to the requests at the head of the FIFO; returns the new start.</summary>
     private int Dispatch(byte[] buffer, int start, int end)

@@ -101,12 +101,24 @@ internal sealed class MemcachedDistributedCache : IDistributedCache
     private async Task<byte[]?> ReadAsync(string key, bool returnValue, CancellationToken token)
     {
         ArgumentNullException.ThrowIfNull(key);
-        GetReply reply = await _client.GetRawAsync(key, cas: false, touchTtl: -1, token, ttl: true).ConfigureAwait(false);
+        GetReply reply = await _client.GetRawAsync(key, cas: false, touchTtl: -1, token, ttl: true, pooled: true).ConfigureAwait(false);
         if (!reply.Hit)
         {
             return null;
         }
 
+        try
+        {
+            return await ReadEntryAsync(key, reply, returnValue, token).ConfigureAwait(false);
+        }
+        finally
+        {
+            reply.Release(); // every byte kept was copied out
+        }
+    }
+
+    private async Task<byte[]?> ReadEntryAsync(string key, GetReply reply, bool returnValue, CancellationToken token)
+    {
         ArraySegment<byte> data = reply.Item.Data;
         if (reply.Item.Flags != EntryFlags || data.Count < HeaderLength)
         {
