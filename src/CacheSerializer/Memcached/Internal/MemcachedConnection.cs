@@ -8,13 +8,16 @@ using CacheSerializer.Memcached.Internal.Requests;
 
 namespace CacheSerializer.Memcached.Internal;
 
-/// <summary>One pipelined TCP connection: a write thread that batches queued requests into sends, and a read thread
-/// that completes the head of the FIFO of requests awaiting a reply.</summary>
+/// <summary>One pipelined TCP connection: requests are written in batches by whoever owns the write side (a caller, or
+/// the connection's write thread when the socket is full), and a read thread completes the head of the FIFO of requests
+/// awaiting a reply.</summary>
 /// <remarks>
-/// <para>Both loops run on threads of their own, never on the thread pool (as StackExchange.Redis runs its socket loops
-/// on its own threads): a pool starved by blocking callers or a burst of work must not stop replies from being read,
-/// or turn into timeouts. Completions are handed to the pool (<see cref="MemcachedRequest{TResult}"/> completes its task
-/// asynchronously), so no caller's code ever runs on these threads.</para>
+/// <para>Nothing here waits for the thread pool (StackExchange.Redis runs its socket loops on its own threads for the
+/// same reason): the read loop and the write thread are threads of their own, and a caller sends on its own thread,
+/// without blocking, only when the write side is free. A pool starved by blocking callers or a burst of work therefore
+/// never stops replies from being read or requests from being written, and never turns into timeouts. Completions are
+/// handed to the pool (<see cref="MemcachedRequest{TResult}"/> completes its task asynchronously), so no caller's code
+/// ever runs on these threads.</para>
 /// <para>A connection is used until it breaks, and a broken connection is never used again (<see cref="Break"/> is safe
 /// to call twice): every request queued or awaiting a reply on it fails, the socket is closed, and its owner hears of it
 /// through the callback given at open (it drops the connection and opens a new one on demand). The read thread always
