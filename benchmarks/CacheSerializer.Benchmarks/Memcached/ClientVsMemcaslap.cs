@@ -44,25 +44,35 @@ internal static partial class ClientVsMemcaslap
         Console.WriteLine($"# {DateTime.UtcNow:yyyy-MM-dd HH:mm} UTC, {Environment.ProcessorCount} cores, {System.Runtime.InteropServices.RuntimeInformation.OSDescription}, .NET {Environment.Version}");
         Console.WriteLine($"# memcached 1.6.18 at {endpoint} (-t 2 -m 512), {seconds} s per run, {rounds} round(s), 90% get / 10% set, {KeyLength}-byte keys");
         Console.WriteLine();
-        Console.WriteLine("| Value | Concurrency | Contender | ops/s | p50 | p99 | client CPU µs/op | allocated B/op | Ratio (ops/s vs memcaslap) |");
-        Console.WriteLine("|---|---|---|---:|---:|---:|---:|---:|---:|");
+        Console.WriteLine("| Value | Concurrency | Contender | ops/s | p50 | p99 | client CPU µs/op | memcached CPU µs/op | allocated B/op | Ratio (ops/s vs memcaslap) |");
+        Console.WriteLine("|---|---|---|---:|---:|---:|---:|---:|---:|---:|");
+        // memcached's own CPU time (stats rusage) over each run, read by a client of its own outside the timed window.
+        await using var statsClient = new MemcachedClient(new MemcachedClientOptions { Servers = { endpoint } });
         foreach (int valueSize in sizes)
         {
             foreach (int concurrency in concurrencies)
             {
                 for (int round = 0; round < rounds; round++)
                 {
+                    double serverBefore = await ServerCpuSecondsAsync(statsClient);
                     RunResult theirs = RunMemcaslap(memcaslap, endpoint, valueSize, concurrency, seconds);
-                    RunResult ours = await RunClientAsync(endpoint, valueSize, concurrency, seconds);
+                    double theirServer = (await ServerCpuSecondsAsync(statsClient) - serverBefore) * 1_000_000 / (theirs.OpsPerSecond * seconds);
+                    RunResult ours = await RunClientAsync(endpoint, valueSize, concurrency, seconds, statsClient);
                     string size = valueSize == 100 ? "100 B" : "10 KB";
-                    Console.WriteLine($"| {size} | {concurrency} | memcaslap (-T 2 -c {concurrency}) | {theirs.OpsPerSecond:N0} | {theirs.P50} | {theirs.P99} | {theirs.CpuMicrosPerOp:F1} | n/a | 1.00 |");
-                    Console.WriteLine($"| {size} | {concurrency} | MemcachedClient ({concurrency} tasks) | {ours.OpsPerSecond:N0} | {ours.P50} | {ours.P99} | {ours.CpuMicrosPerOp:F1} | {ours.AllocatedPerOp:N0} | {ours.OpsPerSecond / theirs.OpsPerSecond:F2} |");
+                    Console.WriteLine($"| {size} | {concurrency} | memcaslap (-T 2 -c {concurrency}) | {theirs.OpsPerSecond:N0} | {theirs.P50} | {theirs.P99} | {theirs.CpuMicrosPerOp:F1} | {theirServer:F1} | n/a | 1.00 |");
+                    Console.WriteLine($"| {size} | {concurrency} | MemcachedClient ({concurrency} tasks) | {ours.OpsPerSecond:N0} | {ours.P50} | {ours.P99} | {ours.CpuMicrosPerOp:F1} | {ours.ServerCpuMicrosPerOp:F1} | {ours.AllocatedPerOp:N0} | {ours.OpsPerSecond / theirs.OpsPerSecond:F2} |");
                 }
             }
         }
     }
 
-    private static async Task<RunResult> RunClientAsync(string endpoint, int valueSize, int concurrency, int seconds)
+    private static async Task<double> ServerCpuSecondsAsync(MemcachedClient statsClient)
+    {
+        IReadOnlyDictionary<string, string> stats = (await statsClient.GetStatsAsync()).Values.Single();
+        return double.Parse(stats["rusage_user"], CultureInfo.InvariantCulture) + double.Parse(stats["rusage_system"], CultureInfo.InvariantCulture);
+    }
+
+    private static async Task<RunResult> RunClientAsync(string endpoint, int valueSize, int concurrency, int seconds, MemcachedClient statsClient)
     {
         var options = new MemcachedClientOptions { OperationTimeout = TimeSpan.FromSeconds(10) };
         options.Servers.Add(endpoint);
@@ -81,13 +91,15 @@ internal static partial class ClientVsMemcaslap
         using Process self = Process.GetCurrentProcess();
         TimeSpan cpuBefore = self.TotalProcessorTime;
         long allocatedBefore = GC.GetTotalAllocatedBytes(precise: false);
+        double serverBefore = await ServerCpuSecondsAsync(statsClient);
         var clock = Stopwatch.StartNew();
         long ops = await DriveAsync(client, keys, value, concurrency, TimeSpan.FromSeconds(seconds), histogram);
         double elapsed = clock.Elapsed.TotalSeconds;
         long allocated = GC.GetTotalAllocatedBytes(precise: false) - allocatedBefore;
         self.Refresh();
         double cpu = (self.TotalProcessorTime - cpuBefore).TotalMicroseconds;
-        return new RunResult(ops / elapsed, Percentile(histogram, ops, 0.50), Percentile(histogram, ops, 0.99), cpu / ops, (double)allocated / ops);
+        double server = (await ServerCpuSecondsAsync(statsClient) - serverBefore) * 1_000_000;
+        return new RunResult(ops / elapsed, Percentile(histogram, ops, 0.50), Percentile(histogram, ops, 0.99), cpu / ops, (double)allocated / ops, server / ops);
     }
 
     private static async Task<long> DriveAsync(MemcachedClient client, string[] keys, byte[] value, int concurrency, TimeSpan duration, long[]? histogram)
@@ -174,7 +186,7 @@ internal static partial class ClientVsMemcaslap
 
         (string p50, string p99) = Log2Percentiles(output);
         double opsPerSecond = double.Parse(tps.Groups[1].Value, CultureInfo.InvariantCulture);
-        return new RunResult(opsPerSecond, p50, p99, cpu / (opsPerSecond * seconds), double.NaN);
+        return new RunResult(opsPerSecond, p50, p99, cpu / (opsPerSecond * seconds), double.NaN, double.NaN);
     }
 
     /// <summary>memcaslap reports latency as a log2 histogram (µs): rows "N: c(2^N) c(2^(N+1)) c(2^(N+2)) c(2^(N+3))".</summary>
@@ -233,6 +245,6 @@ internal static partial class ClientVsMemcaslap
     [GeneratedRegex(@"^\s+(\d+):((?:\s+\d+)+)\s*$", RegexOptions.Multiline)]
     private static partial Regex Log2RowPattern();
 
-    /// <summary>One run: throughput, latency, and the contender's own CPU time and (ours) allocation per operation.</summary>
-    private readonly record struct RunResult(double OpsPerSecond, string P50, string P99, double CpuMicrosPerOp, double AllocatedPerOp);
+    /// <summary>One run: throughput, latency, the contender's own CPU time and (ours) allocation per operation, and memcached's CPU time per operation.</summary>
+    private readonly record struct RunResult(double OpsPerSecond, string P50, string P99, double CpuMicrosPerOp, double AllocatedPerOp, double ServerCpuMicrosPerOp);
 }

@@ -34,6 +34,12 @@ internal sealed class MemcachedConnection
     private const int SendBatchBytes = 64 * 1024;
     private const int ReadBufferBytes = 64 * 1024;
 
+    /// <summary>Above this many requests in flight on the connection, a caller hands its request to the write thread
+    /// instead of sending it itself: with few in flight there is nothing to batch and waking a thread costs more than the
+    /// send; with many, the write thread gathers them into fewer, larger sends. Chosen by A/B runs of client-vs-memcaslap
+    /// (0, 16, unbounded: 16 was best or equal at both 16 and 128 callers; docs/benchmarks.md).</summary>
+    private const int InlineMaxInFlight = 16;
+
     /// <summary>How much a caller sends on its own thread before it hands the rest of the queue to the write thread.</summary>
     private const int InlineSendBytes = 4 * SendBatchBytes;
 
@@ -189,12 +195,11 @@ internal sealed class MemcachedConnection
     /// <summary>Queues a request whose slot was taken and sends it: on the caller's thread when the write side is free,
     /// else by whoever is writing (it takes everything queued).</summary>
     /// <remarks>
-    /// The caller that finds the write side free sends the queue itself with a non-blocking send: no thread is woken, and
-    /// callers that arrive while it sends join its next batch. Only when the socket will not take more (its buffer is
-    /// full) or the caller has sent <see cref="InlineSendBytes"/> does it hand the write side to the write thread, which
-    /// waits in <c>poll</c>: a caller never blocks on the socket, and a starved thread pool never holds up a write.
-    /// Measured against the earlier design (every request woken onto the write thread), this halved the system calls
-    /// and thread switches per operation (docs/benchmarks.md).
+    /// The caller that finds the write side free, with at most <see cref="InlineMaxInFlight"/> requests in flight, sends
+    /// the queue itself with a non-blocking send: no thread is woken, and callers that arrive while it sends join its next
+    /// batch. When more are in flight, when the socket will not take more (its buffer is full), or when the caller has sent
+    /// <see cref="InlineSendBytes"/>, the write side goes to the write thread, which batches and waits in <c>poll</c>: a
+    /// caller never blocks on the socket, and a starved thread pool never holds up a write.
     /// </remarks>
     internal void Send(MemcachedRequest request)
     {
@@ -209,12 +214,19 @@ internal sealed class MemcachedConnection
         WriteInline();
     }
 
-    /// <summary>Takes the write side if it is free and sends what is queued; loops so that a request queued just before
-    /// the release is not left behind.</summary>
+    /// <summary>Takes the write side if it is free and sends what is queued, on this thread when few requests are in
+    /// flight, else by handing it to the write thread; loops so that a request queued just before the release is not
+    /// left behind.</summary>
     private void WriteInline()
     {
         while (!_queue.IsEmpty && Interlocked.CompareExchange(ref _writeOwner, 1, 0) == 0)
         {
+            if (InFlight > InlineMaxInFlight)
+            {
+                _handoff.Set();
+                return;
+            }
+
             bool done;
             try
             {
