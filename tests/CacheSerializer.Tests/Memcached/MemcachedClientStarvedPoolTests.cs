@@ -23,6 +23,11 @@ public sealed class MemcachedClientStarvedPoolTests
         ThreadPool.SetMinThreads(Environment.ProcessorCount, Environment.ProcessorCount);
         try
         {
+            // A fresh client (its connections open under the burst) with the default 2 s connect timeout, as the defect
+            // showed: the earlier async loops, on the pool, failed this shape with connect timeouts and with "no reply
+            // within 2000 ms ... 0 received" while the server had answered. The operation timeout is 10 s because 500 MB
+            // queued on a busy 2-core machine can wait longer than 2 s for a pipeline slot, which is back-pressure
+            // (QueueFull), not a stall.
             var options = new MemcachedClientOptions { Servers = { server.Endpoint }, OperationTimeout = TimeSpan.FromSeconds(10), OnServerFailure = ServerFailurePolicy.Throw };
             await using var client = new MemcachedClient(options);
             byte[] value = new byte[100 * 1024];
