@@ -1,6 +1,6 @@
 using System.IO.Compression;
-using CacheSerializer.Internal;
-using CacheSerializer.Internal.Codecs;
+using CacheSerializer.Transcoding;
+using CacheSerializer.Transcoding.Codecs;
 using CacheSerializer.Protobuf;
 
 namespace CacheSerializer;

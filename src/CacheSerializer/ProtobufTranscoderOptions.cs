@@ -1,5 +1,5 @@
 using System.IO.Compression;
-using CacheSerializer.Internal;
+using CacheSerializer.Transcoding;
 using CacheSerializer.Protobuf;
 
 namespace CacheSerializer;

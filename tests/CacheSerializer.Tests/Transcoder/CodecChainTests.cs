@@ -1,5 +1,5 @@
-using CacheSerializer.Internal;
-using CacheSerializer.Internal.Codecs;
+using CacheSerializer.Transcoding;
+using CacheSerializer.Transcoding.Codecs;
 using CacheSerializer.Protobuf;
 using CacheSerializer.Tests.Transcoder.Messages;
 using FsCheck;

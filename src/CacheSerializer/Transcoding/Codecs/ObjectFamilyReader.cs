@@ -1,0 +1,75 @@
+namespace CacheSerializer.Transcoding.Codecs;
+
+/// <summary>
+/// Reads object payloads under one flag (0xC540 messages, 0xC541 engine objects): resolves the type header against the
+/// types the transcoder knows, then hands the body to that type's <see cref="ObjectCodec"/>.
+/// </summary>
+/// <remarks>
+/// A name or alias resolves only to a type the transcoder already knows (registered, aliased, written before, or the
+/// type the caller asked for); nothing is ever loaded by a name from a payload, and an unknown or unexpected type is
+/// refused before its body is parsed.
+/// </remarks>
+internal sealed class ObjectFamilyReader : IValueReader
+{
+    private readonly CodecChain _chain;
+    private readonly TypeRegistry _registry;
+
+    public ObjectFamilyReader(uint flags, CodecChain chain, TypeRegistry registry)
+    {
+        Flags = flags;
+        _chain = chain;
+        _registry = registry;
+    }
+
+    public uint Flags { get; }
+
+    public bool Compressible => true;
+
+    public object? Read(ReadOnlyMemory<byte> payload, Type? expected)
+    {
+        // The common read, Deserialize<T> of an item written as T: its header is exactly T's header bytes (a varint key,
+        // then the name), so it resolves to T without decoding the name. Anything else takes the full path below.
+        if (expected is not null
+            && _chain.ObjectCodecFor(expected, Flags) is { } own
+            && payload.Span.StartsWith(own.Header))
+        {
+            return own.ReadBody(payload[own.Header.Length..]);
+        }
+
+        var headerLength = TypeHeader.Read(payload, Flags, expected, out var alias, out var name);
+        var type = alias != 0 ? ResolveAlias(alias, expected) : ResolveName(name!, expected);
+
+        if (expected is not null && !expected.IsAssignableFrom(type))
+        {
+            TranscoderThrow.WrongType(Flags, type, expected);
+        }
+
+        if (_chain.ObjectCodecFor(type, Flags) is not { } codec)
+        {
+            TranscoderThrow.WrongCodecForType(Flags, type);
+            return null;
+        }
+
+        return codec.ReadBody(payload[headerLength..]);
+    }
+
+    private Type ResolveAlias(int alias, Type? expected) =>
+        _registry.TryFind(alias, out var type) ? type : TranscoderThrow.UnknownAlias(Flags, alias, expected);
+
+    private Type ResolveName(string name, Type? expected)
+    {
+        if (_registry.TryFind(name, out var type))
+        {
+            return type;
+        }
+
+        // The caller's T is chosen by the application, not by the payload: learning it (and, with the engine, the
+        // subtypes its contract includes) is safe, and lets a fresh process read what another one wrote.
+        if (expected is not null && _chain.ObjectCodecFor(expected, Flags) is not null && _registry.TryFind(name, out type))
+        {
+            return type;
+        }
+
+        return TranscoderThrow.UnknownTypeName(Flags, name, expected);
+    }
+}
