@@ -43,8 +43,8 @@ public static class MemcachedServiceCollectionExtensions
     /// <exception cref="ArgumentNullException"><paramref name="services"/> or <paramref name="configuration"/> is null.</exception>
     /// <remarks>
     /// The options are validated when the client is first resolved; an invalid one throws <see cref="MemcachedConfigurationException"/>
-    /// (or, for a transcoder option, <see cref="ArgumentException"/>) naming it. The transcoder's
-    /// <see cref="ProtobufTranscoderOptions.MaxItemSize"/> defaults to the client's <see cref="MemcachedClientOptions.MaxValueSize"/>.
+    /// (or, for a transcoder option, <see cref="ArgumentException"/>) naming it. The transcoder's limit is the client's
+    /// <see cref="MemcachedClientOptions.MaxValueSize"/>.
     /// </remarks>
     public static IServiceCollection AddMemcached(this IServiceCollection services, IConfiguration configuration)
     {
@@ -57,9 +57,7 @@ public static class MemcachedServiceCollectionExtensions
             {
                 if (options.Transcoder is null && transcoderSection.Exists())
                 {
-                    var transcoderOptions = new ProtobufTranscoderOptions { MaxItemSize = options.MaxValueSize };
-                    transcoderSection.Bind(transcoderOptions);
-                    options.Transcoder = new ProtobufTranscoder(transcoderOptions);
+                    options.Transcoder = PackageDefaults.CreateTranscoder(options.MaxValueSize, transcoderSection.Bind);
                 }
             });
         return AddCore(services);

@@ -38,7 +38,7 @@ internal sealed class AllowlistBinder : SerializationBinder
             return type;
         }
 
-        throw TranscoderThrow.BinaryFormatterRefused(TranscoderFlags.BinaryFormatter, typeName, assemblyName, writing: false);
+        throw ThrowHelper.BinaryFormatterRefused(TranscoderFlags.BinaryFormatter, typeName, assemblyName, writing: false);
     }
 
     private sealed class WriteChecker(AllowlistBinder owner) : SerializationBinder
@@ -47,7 +47,7 @@ internal sealed class AllowlistBinder : SerializationBinder
         {
             if (!owner.Allows(serializedType))
             {
-                throw TranscoderThrow.BinaryFormatterRefused(
+                throw ThrowHelper.BinaryFormatterRefused(
                     TranscoderFlags.BinaryFormatter, serializedType.FullName ?? serializedType.Name, serializedType.Assembly.GetName().Name ?? "?", writing: true);
             }
 

@@ -1,7 +1,6 @@
 using System.Collections.Concurrent;
 using System.Collections.Frozen;
 using CacheSerializer.Transcoding.Codecs;
-using CacheSerializer.Protobuf;
 
 namespace CacheSerializer.Transcoding;
 
@@ -18,11 +17,11 @@ internal sealed class CodecChain
     private readonly FrozenDictionary<Type, IValueWriter> _userCodecs;
     private readonly TypeRegistry _registry;
     private readonly BinaryFormatterCodec? _fallback;
-    private readonly ProtoModel _model;
+    private readonly ProtobufNetAdapter _protobufNet;
 
-    public CodecChain(IEnumerable<UserCodecAdapter> userCodecs, TypeRegistry registry, ProtoModel model, BinaryFormatterCodec? fallback)
+    public CodecChain(IEnumerable<UserCodecAdapter> userCodecs, TypeRegistry registry, ProtobufNetAdapter protobufNet, BinaryFormatterCodec? fallback)
     {
-        _model = model;
+        _protobufNet = protobufNet;
         _userCodecs = userCodecs.ToFrozenDictionary(codec => codec.Type, IValueWriter (codec) => codec);
         _registry = registry;
         _fallback = fallback;
@@ -48,7 +47,7 @@ internal sealed class CodecChain
             ObjectCodec? codec = key.Flags switch
             {
                 TranscoderFlags.ProtobufMessage => MessageCodec.TryCreate(key.Type, _registry),
-                TranscoderFlags.EngineObject => EngineCodec.TryCreate(key.Type, _model, _registry, out _),
+                TranscoderFlags.ProtobufNetObject => ProtobufNetCodec.TryCreate(key.Type, _protobufNet, _registry, out _),
                 _ => null,
             };
             if (codec is not null)
@@ -72,9 +71,10 @@ internal sealed class CodecChain
         }
         catch (Exception e) when (e is not OutOfMemoryException)
         {
-            // A generated message whose static constructor throws, a type name over the header limit, a name taken by
-            // another type: the type cannot be stored, and asking again gives the same answer.
-            return new UnstorableWriter(new TranscoderException($"Cannot store a {type}: choosing its codec failed: {e.Message}", null, type, e));
+            // A generated message whose static constructor throws, a type name over the header limit, a name or hash taken
+            // by another type, protobuf-net refusing the type's model: the type cannot be stored, and asking again gives the same answer.
+            return new UnstorableWriter(
+                e as TranscoderException ?? new TranscoderException($"Cannot store a {type}: choosing its codec failed: {e.Message}", null, type, e));
         }
     }
 
@@ -99,10 +99,10 @@ internal sealed class CodecChain
             return message;
         }
 
-        // 4. The protobuf engine: contracts, and the collections and maps of them it stores.
-        if (EngineCodec.TryCreate(type, _model, _registry, out var engineReason) is { } engine)
+        // 4. protobuf-net: contracts, and the collections and maps of them, once the guards found nothing it would lose.
+        if (ProtobufNetCodec.TryCreate(type, _protobufNet, _registry, out var refusal) is { } contract)
         {
-            return engine;
+            return contract;
         }
 
         // 5. The opt-in BinaryFormatter fallback, for allowlisted types only.
@@ -111,6 +111,6 @@ internal sealed class CodecChain
             return _fallback;
         }
 
-        return new UnstorableWriter(TranscoderThrow.Unstorable(type, _fallback is not null, engineReason));
+        return new UnstorableWriter(ThrowHelper.Unstorable(type, _fallback is not null, refusal));
     }
 }

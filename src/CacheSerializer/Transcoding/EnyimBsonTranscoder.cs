@@ -36,7 +36,7 @@ internal sealed class EnyimBsonTranscoder : ITranscoder
     {
         if (item.Flags is not (TranscoderFlags.EnyimObject or TranscoderFlags.EnyimDecimal))
         {
-            return TranscoderThrow.NotEnyimObject(item.Flags, type);
+            return ThrowHelper.NotEnyimObject(item.Flags, type);
         }
 
         try

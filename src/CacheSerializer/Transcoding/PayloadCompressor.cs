@@ -9,7 +9,7 @@ namespace CacheSerializer.Transcoding;
 /// 3 ZLib), the uncompressed length as 4 bytes little-endian, then the compressed stream of the uncompressed payload.
 /// </summary>
 /// <remarks>
-/// Reading is bounded: the declared length may be at most <see cref="Limit"/> (MaxItemSize, or MaxDecompressionRatio
+/// Reading is bounded: the declared length may be at most <see cref="Limit"/> (MaxValueSize, or MaxDecompressionRatio
 /// times the stored payload's length if that is more), the output grows by doubling up to the declared length as data
 /// actually arrives (a bare claim allocates little), and a stream that would write more (or less) than it declares is a
 /// malformed item. A writer never compresses beyond the same limit, so everything it writes reads back.
@@ -23,7 +23,7 @@ internal static class PayloadCompressor
     private const byte ZLibId = 3;
 
     /// <summary>Returns the compressed payload, or <see langword="null"/> when compressing does not make it smaller.</summary>
-    public static ArraySegment<byte>? TryCompress(ArraySegment<byte> payload, TranscoderCompression algorithm, CompressionLevel level, int maxItemSize, int maxRatio)
+    public static ArraySegment<byte>? TryCompress(ArraySegment<byte> payload, TranscoderCompression algorithm, CompressionLevel level, int maxValueSize, int maxRatio)
     {
         var output = new MemoryStream(payload.Count / 2 + HeaderSize);
         output.WriteByte(algorithm switch
@@ -41,7 +41,7 @@ internal static class PayloadCompressor
             compressor.Write(payload);
         }
 
-        if (output.Length >= payload.Count || payload.Count > Limit(output.Length, maxItemSize, maxRatio))
+        if (output.Length >= payload.Count || payload.Count > Limit(output.Length, maxValueSize, maxRatio))
         {
             return null;
         }
@@ -50,23 +50,23 @@ internal static class PayloadCompressor
     }
 
     /// <summary>Decompresses a stored payload, within the bound.</summary>
-    public static byte[] Decompress(ReadOnlyMemory<byte> stored, uint flags, int maxItemSize, int maxRatio)
+    public static byte[] Decompress(ReadOnlyMemory<byte> stored, uint flags, int maxValueSize, int maxRatio)
     {
         var span = stored.Span;
         if (span.Length < HeaderSize)
         {
-            TranscoderThrow.Malformed(flags, null, $"a compressed payload starts with a {HeaderSize}-byte header, this one has {span.Length} bytes");
+            ThrowHelper.Malformed(flags, null, $"a compressed payload starts with a {HeaderSize}-byte header, this one has {span.Length} bytes");
         }
 
         var algorithm = span[0];
         var declared = BinaryPrimitives.ReadUInt32LittleEndian(span[1..]);
-        var limit = Limit(stored.Length, maxItemSize, maxRatio);
+        var limit = Limit(stored.Length, maxValueSize, maxRatio);
         if (declared > limit)
         {
-            TranscoderThrow.Malformed(
+            ThrowHelper.Malformed(
                 flags,
                 null,
-                $"the payload declares {declared} bytes uncompressed, more than the limit of {limit} (MaxItemSize {maxItemSize}, or "
+                $"the payload declares {declared} bytes uncompressed, more than the limit of {limit} (MaxValueSize {maxValueSize}, or "
                 + $"MaxDecompressionRatio {maxRatio} times its {stored.Length} stored bytes)");
         }
 
@@ -81,7 +81,7 @@ internal static class PayloadCompressor
             BrotliId => (Stream)new BrotliStream(source, CompressionMode.Decompress),
             DeflateId => new DeflateStream(source, CompressionMode.Decompress),
             ZLibId => new ZLibStream(source, CompressionMode.Decompress),
-            _ => TranscoderThrow.Malformed<Stream>(flags, null, $"compression algorithm {algorithm} is not 1 (Brotli), 2 (Deflate) or 3 (ZLib)"),
+            _ => ThrowHelper.Malformed<Stream>(flags, null, $"compression algorithm {algorithm} is not 1 (Brotli), 2 (Deflate) or 3 (ZLib)"),
         };
 
         var result = new byte[Math.Min(declared, Math.Max(64 * 1024, 4L * stored.Length))];
@@ -96,7 +96,7 @@ internal static class PayloadCompressor
             var n = decompressor.Read(result, read, result.Length - read);
             if (n == 0)
             {
-                TranscoderThrow.Malformed(flags, null, $"the compressed stream ends after {read} of the {declared} bytes it declares");
+                ThrowHelper.Malformed(flags, null, $"the compressed stream ends after {read} of the {declared} bytes it declares");
             }
 
             read += n;
@@ -105,14 +105,14 @@ internal static class PayloadCompressor
         Span<byte> extra = stackalloc byte[1];
         if (decompressor.Read(extra) != 0)
         {
-            TranscoderThrow.Malformed(flags, null, $"the compressed stream holds more than the {declared} bytes it declares");
+            ThrowHelper.Malformed(flags, null, $"the compressed stream holds more than the {declared} bytes it declares");
         }
 
         return result;
     }
 
     /// <summary>The largest uncompressed length a stored payload of <paramref name="storedLength"/> bytes may declare.</summary>
-    public static long Limit(long storedLength, int maxItemSize, int maxRatio) => Math.Min(Array.MaxLength, Math.Max(maxItemSize, storedLength * maxRatio));
+    public static long Limit(long storedLength, int maxValueSize, int maxRatio) => Math.Min(Array.MaxLength, Math.Max(maxValueSize, storedLength * maxRatio));
 
     private static Stream Compressor(TranscoderCompression algorithm, Stream output, CompressionLevel level) => algorithm switch
     {

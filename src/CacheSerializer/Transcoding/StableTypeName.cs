@@ -9,6 +9,23 @@ namespace CacheSerializer.Transcoding;
 /// </summary>
 internal static class StableTypeName
 {
+    /// <summary>
+    /// The 32-bit FNV-1a hash of a stable name's UTF-8 bytes: what a protobuf-net object's header carries (docs/format.md).
+    /// Stable across processes, platforms and .NET versions (unlike string.GetHashCode, which is randomized per process).
+    /// </summary>
+    public static uint Hash(string name)
+    {
+        const uint OffsetBasis = 2166136261;
+        const uint Prime = 16777619;
+        var hash = OffsetBasis;
+        foreach (var b in Encoding.UTF8.GetBytes(name))
+        {
+            hash = (hash ^ b) * Prime;
+        }
+
+        return hash;
+    }
+
     public static string Of(Type type)
     {
         var builder = new StringBuilder();

@@ -103,8 +103,8 @@ internal static class TranscoderFlags
     /// <summary>Google.Protobuf message: type header, then the message's own protobuf encoding.</summary>
     public const uint ProtobufMessage = 0xC540;
 
-    /// <summary>Protobuf engine object: type header, then the engine's body (docs/protobuf-format.md).</summary>
-    public const uint EngineObject = 0xC541;
+    /// <summary>protobuf-net object: type header, then exactly the body protobuf-net's Serialize writes for the model.</summary>
+    public const uint ProtobufNetObject = 0xC541;
 
     /// <summary>BinaryFormatter fallback: a BinaryFormatter stream, read through the allowlist binder.</summary>
     public const uint BinaryFormatter = 0xC542;

@@ -1,3 +1,4 @@
+using System.Buffers.Binary;
 using System.Runtime.InteropServices;
 using System.Text;
 using Google.Protobuf;
@@ -5,16 +6,22 @@ using Google.Protobuf;
 namespace CacheSerializer.Transcoding;
 
 /// <summary>
-/// The type header in front of every object payload (flags 0xC540 and 0xC541): one protobuf varint <c>key</c>, then,
-/// for a name, the name's UTF-8 bytes. <c>key</c> odd: a registered alias, <c>key &gt;&gt; 1</c> (1-65535; 1-63 take one
-/// byte). <c>key</c> even: a stable type name of <c>key &gt;&gt; 1</c> bytes (1-1024). The body follows to the end.
+/// The type header in front of every object payload (flags 0xC540 and 0xC541): one protobuf varint <c>key</c>, then
+/// what the key announces. <c>key</c> odd: a registered alias, <c>key &gt;&gt; 1</c> (1-65535; 1-63 take one byte).
+/// <c>key</c> even and not 0: a stable type name of <c>key &gt;&gt; 1</c> UTF-8 bytes (1-1024). <c>key</c> 0: the 32-bit
+/// hash of the stable type name, 4 bytes little-endian (<see cref="StableTypeName.Hash"/>). The body follows to the end.
 /// </summary>
-/// <remarks>The varint is Google.Protobuf's (CodedOutputStream/CodedInputStream), like every varint of the package.</remarks>
+/// <remarks>
+/// Google.Protobuf messages are written with their name, protobuf-net objects with the hash (5 bytes in all); both read
+/// every form. The varint is Google.Protobuf's (CodedOutputStream/CodedInputStream), like every varint of the package.
+/// </remarks>
 internal static class TypeHeader
 {
     public const int MaxNameBytes = 1024;
 
     public const int MaxAlias = 65535;
+
+    private const int HashLength = 4;
 
     private static readonly UTF8Encoding StrictUtf8 = new(encoderShouldEmitUTF8Identifier: false, throwOnInvalidBytes: true);
 
@@ -47,12 +54,19 @@ internal static class TypeHeader
         return header;
     }
 
-    /// <summary>Reads a header; returns its length. Exactly one of <paramref name="alias"/> (non-zero) and <paramref name="name"/> is set.</summary>
-    public static int Read(ReadOnlyMemory<byte> payload, uint flags, Type? expected, out int alias, out string? name)
+    public static byte[] ForHash(uint hash)
+    {
+        var header = new byte[1 + HashLength];
+        BinaryPrimitives.WriteUInt32LittleEndian(header.AsSpan(1), hash);
+        return header;
+    }
+
+    /// <summary>Reads a header; returns its length and what it names.</summary>
+    public static int Read(ReadOnlyMemory<byte> payload, uint flags, Type? expected, out TypeKey key)
     {
         if (payload.IsEmpty)
         {
-            TranscoderThrow.Malformed(flags, expected, "the payload is empty, an object payload starts with a type header");
+            ThrowHelper.Malformed(flags, expected, "the payload is empty, an object payload starts with a type header");
         }
 
         if (!MemoryMarshal.TryGetArray(payload, out var segment))
@@ -63,34 +77,44 @@ internal static class TypeHeader
         // A varint of more than 5 bytes, or one cut short, makes Google.Protobuf throw InvalidProtocolBufferException,
         // which the transcoder reports as a malformed item.
         var input = new CodedInputStream(segment.Array!, segment.Offset, segment.Count);
-        var key = input.ReadUInt32();
+        var raw = input.ReadUInt32();
         var keyLength = (int)input.Position - segment.Offset;
 
-        if ((key & 1) != 0)
+        if ((raw & 1) != 0)
         {
-            alias = (int)(key >> 1);
-            name = null;
+            var alias = (int)(raw >> 1);
             if (alias is < 1 or > MaxAlias)
             {
-                TranscoderThrow.Malformed(flags, expected, $"type alias {alias} is outside 1-{MaxAlias}");
+                ThrowHelper.Malformed(flags, expected, $"type alias {alias} is outside 1-{MaxAlias}");
             }
 
+            key = TypeKey.ForAlias(alias);
             return keyLength;
         }
 
-        var nameLength = key >> 1;
-        if (nameLength is 0 or > MaxNameBytes)
+        if (raw == 0)
         {
-            TranscoderThrow.Malformed(flags, expected, $"a type name of {nameLength} bytes is outside 1-{MaxNameBytes}");
+            if (segment.Count - keyLength < HashLength)
+            {
+                ThrowHelper.Malformed(flags, expected, $"a type hash needs {HashLength} bytes, the payload has {segment.Count - keyLength} after the header key");
+            }
+
+            key = TypeKey.ForHash(BinaryPrimitives.ReadUInt32LittleEndian(segment.AsSpan(keyLength, HashLength)));
+            return keyLength + HashLength;
+        }
+
+        var nameLength = raw >> 1;
+        if (nameLength > MaxNameBytes)
+        {
+            ThrowHelper.Malformed(flags, expected, $"a type name of {nameLength} bytes is outside 1-{MaxNameBytes}");
         }
 
         if (nameLength > segment.Count - keyLength)
         {
-            TranscoderThrow.Malformed(flags, expected, $"the type name needs {nameLength} bytes, the payload has {segment.Count - keyLength} after the header key");
+            ThrowHelper.Malformed(flags, expected, $"the type name needs {nameLength} bytes, the payload has {segment.Count - keyLength} after the header key");
         }
 
-        alias = 0;
-        name = StrictUtf8.GetString(segment.AsSpan(keyLength, (int)nameLength));
+        key = TypeKey.ForName(StrictUtf8.GetString(segment.AsSpan(keyLength, (int)nameLength)));
         return keyLength + (int)nameLength;
     }
 

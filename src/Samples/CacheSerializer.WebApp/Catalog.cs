@@ -1,4 +1,4 @@
-using CacheSerializer.Protobuf;
+using ProtoBuf;
 
 namespace CacheSerializer.WebApp;
 

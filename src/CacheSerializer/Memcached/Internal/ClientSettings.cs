@@ -83,7 +83,7 @@ internal sealed class ClientSettings
             ThrowHelper.ThrowInvalidOption(nameof(MemcachedClientOptions.KeyPrefix), "must not be null (use an empty string for no prefix)");
         }
 
-        return new ClientSettings(options, servers, options.Transcoder ?? PackageDefaults.CreateTranscoder(options.MaxValueSize));
+        return new ClientSettings(options, servers, PackageDefaults.Transcoder(options.Transcoder, options.MaxValueSize));
     }
 
     private static void CheckRange(string name, int value, int min, int max)

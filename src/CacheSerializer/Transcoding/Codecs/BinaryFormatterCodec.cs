@@ -34,7 +34,7 @@ internal sealed class BinaryFormatterCodec : IValueWriter, IValueReader
         }
         catch (Exception e) when (e is PlatformNotSupportedException or NotSupportedException)
         {
-            throw TranscoderThrow.BinaryFormatterUnavailable(Flags, value.GetType(), e);
+            throw ThrowHelper.BinaryFormatterUnavailable(Flags, value.GetType(), e);
         }
         catch (SerializationException e) when (e.InnerException is TranscoderException refused)
         {
@@ -53,7 +53,7 @@ internal sealed class BinaryFormatterCodec : IValueWriter, IValueReader
         }
         catch (Exception e) when (e is PlatformNotSupportedException or NotSupportedException)
         {
-            throw TranscoderThrow.BinaryFormatterUnavailable(Flags, expected, e);
+            throw ThrowHelper.BinaryFormatterUnavailable(Flags, expected, e);
         }
         catch (SerializationException e) when (e.InnerException is TranscoderException refused)
         {

@@ -32,7 +32,7 @@ internal sealed class MessageCodec : ObjectCodec
             return null;
         }
 
-        return new MessageCodec(type, descriptor.FullName, registry.HeaderFor(type, descriptor.FullName), parser);
+        return new MessageCodec(type, descriptor.FullName, registry.MessageHeaderFor(type, descriptor.FullName), parser);
     }
 
     protected override byte[] SerializeBody(object value, int headroom)

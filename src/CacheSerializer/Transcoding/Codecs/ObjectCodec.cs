@@ -2,8 +2,8 @@ namespace CacheSerializer.Transcoding.Codecs;
 
 /// <summary>
 /// Writes one object type's payloads: its type header (<see cref="TypeHeader"/>), then its body. Two kinds exist: the
-/// Google.Protobuf message codec (flag 0xC540, <see cref="MessageCodec"/>) and the protobuf engine's codec (flag
-/// 0xC541), whose body is the engine's encoding. Both are read back by an <see cref="ObjectFamilyReader"/>.
+/// Google.Protobuf message codec (flag 0xC540, <see cref="MessageCodec"/>) and the protobuf-net codec (flag 0xC541,
+/// <see cref="ProtobufNetCodec"/>), whose body is protobuf-net's. Both are read back by an <see cref="ObjectFamilyReader"/>.
 /// </summary>
 internal abstract class ObjectCodec : IValueWriter
 {
@@ -25,7 +25,7 @@ internal abstract class ObjectCodec : IValueWriter
     /// <summary>Gets the stable name the type is known by (and written as, when it has no alias).</summary>
     public string Name { get; }
 
-    /// <summary>Gets the header bytes written in front of every body: the alias when the type has one, else the name.</summary>
+    /// <summary>Gets the header bytes written in front of every body: the alias when the type has one, else the name (messages) or its hash (protobuf-net types).</summary>
     public byte[] Header { get; }
 
     public ArraySegment<byte> Write(object value)
@@ -37,7 +37,6 @@ internal abstract class ObjectCodec : IValueWriter
     }
 
     /// <summary>Returns a new array of <paramref name="headroom"/> zero bytes followed by the body of <paramref name="value"/>.</summary>
-    /// <remarks>The engine codec implements this with the engine's <c>Serialize(Type, object, int headroom)</c>.</remarks>
     protected abstract byte[] SerializeBody(object value, int headroom);
 
     /// <summary>Reads a body (the payload after the header) into a value of <see cref="Type"/>.</summary>

@@ -1,7 +1,7 @@
 namespace CacheSerializer.Transcoding.Codecs;
 
 /// <summary>
-/// Reads object payloads under one flag (0xC540 messages, 0xC541 engine objects): resolves the type header against the
+/// Reads object payloads under one flag (0xC540 messages, 0xC541 protobuf-net objects): resolves the type header against the
 /// types the transcoder knows, then hands the body to that type's <see cref="ObjectCodec"/>.
 /// </summary>
 /// <remarks>
@@ -28,7 +28,7 @@ internal sealed class ObjectFamilyReader : IValueReader
     public object? Read(ReadOnlyMemory<byte> payload, Type? expected)
     {
         // The common read, Deserialize<T> of an item written as T: its header is exactly T's header bytes (a varint key,
-        // then the name), so it resolves to T without decoding the name. Anything else takes the full path below.
+        // then the name, hash or alias), so it resolves to T without decoding it. Anything else takes the full path below.
         if (expected is not null
             && _chain.ObjectCodecFor(expected, Flags) is { } own
             && payload.Span.StartsWith(own.Header))
@@ -36,40 +36,37 @@ internal sealed class ObjectFamilyReader : IValueReader
             return own.ReadBody(payload[own.Header.Length..]);
         }
 
-        var headerLength = TypeHeader.Read(payload, Flags, expected, out var alias, out var name);
-        var type = alias != 0 ? ResolveAlias(alias, expected) : ResolveName(name!, expected);
+        var headerLength = TypeHeader.Read(payload, Flags, expected, out var key);
+        var type = Resolve(key, expected);
 
         if (expected is not null && !expected.IsAssignableFrom(type))
         {
-            TranscoderThrow.WrongType(Flags, type, expected);
+            ThrowHelper.WrongType(Flags, type, expected);
         }
 
         if (_chain.ObjectCodecFor(type, Flags) is not { } codec)
         {
-            TranscoderThrow.WrongCodecForType(Flags, type);
+            ThrowHelper.WrongCodecForType(Flags, type);
             return null;
         }
 
         return codec.ReadBody(payload[headerLength..]);
     }
 
-    private Type ResolveAlias(int alias, Type? expected) =>
-        _registry.TryFind(alias, out var type) ? type : TranscoderThrow.UnknownAlias(Flags, alias, expected);
-
-    private Type ResolveName(string name, Type? expected)
+    private Type Resolve(TypeKey key, Type? expected)
     {
-        if (_registry.TryFind(name, out var type))
+        if (_registry.TryFind(key, out var type))
         {
             return type;
         }
 
-        // The caller's T is chosen by the application, not by the payload: learning it (and, with the engine, the
-        // subtypes its contract includes) is safe, and lets a fresh process read what another one wrote.
-        if (expected is not null && _chain.ObjectCodecFor(expected, Flags) is not null && _registry.TryFind(name, out type))
+        // The caller's T is chosen by the application, not by the payload: learning it (and the subtypes of its
+        // inheritance family) is safe, and lets a fresh process read what another one wrote.
+        if (key.Alias == 0 && expected is not null && _chain.ObjectCodecFor(expected, Flags) is not null && _registry.TryFind(key, out type))
         {
             return type;
         }
 
-        return TranscoderThrow.UnknownTypeName(Flags, name, expected);
+        return ThrowHelper.UnknownType(Flags, key, expected);
     }
 }
