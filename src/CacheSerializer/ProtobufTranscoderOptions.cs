@@ -47,7 +47,7 @@ public sealed class ProtobufTranscoderOptions
     /// makes such an item a <see cref="TranscoderException"/>.
     /// </summary>
     /// <value>A reader of EnyimMemcachedCore DefaultTranscoder's BSON object entries (flags 0x0101 and 0x010F).</value>
-    public ITranscoder? InnerTranscoder { get; set; } = EnyimBsonTranscoder.Instance;
+    public ITranscoder? InnerTranscoder { get; set; } = EnyimBsonReader.Instance;
 
     /// <summary>
     /// Gets or sets the protobuf-net model that stores objects (every value that is not a native type, a Google.Protobuf

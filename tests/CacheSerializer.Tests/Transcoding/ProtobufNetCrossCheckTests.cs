@@ -194,4 +194,34 @@ public class ProtobufNetCrossCheckTests
         // field 2 ZigZag(-1) = 1; field 3 fixed64 -1
         Assert.Equal("1001" + "19FFFFFFFFFFFFFFFF", Convert.ToHexString(Body(item)));
     }
+
+    [Theory]
+    [InlineData(10)]
+    [InlineData(300)]
+    [InlineData(5_000)]
+    [InlineData(20_000)]
+    public void Serialize_BodiesAcrossThePooledBuffersSizes_AreExactlyProtobufNetsBytesEveryTime(int count)
+    {
+        // The body is written into a per-thread buffer (4 KiB, grown to 64 KiB, larger ones rented): small, grown and
+        // rented bodies, each twice, so a reused buffer is checked too.
+        var value = new Wrapped { Names = [.. Enumerable.Range(0, count).Select(i => $"name-{i}")], Points = [.. Enumerable.Range(0, count).Select(i => new Point3 { X = i, Y = -i })] };
+        var transcoder = new ProtobufTranscoder();
+        var expected = Convert.ToHexString(ProtobufNetBytes(Reference(), value));
+
+        Assert.Equal(expected, Convert.ToHexString(Body(transcoder.Serialize(value))));
+        Assert.Equal(expected, Convert.ToHexString(Body(transcoder.Serialize(value))));
+        Assert.Equal(Convert.ToHexString(ProtobufNetBytes(Reference(), new Point3 { Z = 1 })), Convert.ToHexString(Body(transcoder.Serialize(new Point3 { Z = 1 }))));
+    }
+
+    [Fact]
+    public void Serialize_ConcurrentLargeAndSmallBodies_AreEachExactlyProtobufNetsBytes()
+    {
+        var transcoder = new ProtobufTranscoder();
+        var values = Enumerable.Range(0, 64).Select(i => new Wrapped { Names = [.. Enumerable.Range(0, (i % 4) * 3_000).Select(n => $"{i}-{n}")] }).ToArray();
+        var expected = values.Select(v => Convert.ToHexString(ProtobufNetBytes(Reference(), v))).ToArray();
+
+        var actual = values.AsParallel().WithDegreeOfParallelism(4).Select(v => Convert.ToHexString(Body(transcoder.Serialize(v)))).ToArray();
+
+        Assert.Equal(expected, actual);
+    }
 }

@@ -13,6 +13,7 @@ internal sealed class ObjectFamilyReader : IValueReader
 {
     private readonly CodecChain _chain;
     private readonly TypeRegistry _registry;
+    private ObjectCodec? _last;
 
     public ObjectFamilyReader(uint flags, CodecChain chain, TypeRegistry registry)
     {
@@ -30,7 +31,7 @@ internal sealed class ObjectFamilyReader : IValueReader
         // The common read, Deserialize<T> of an item written as T: its header is exactly T's header bytes (a varint key,
         // then the name, hash or alias), so it resolves to T without decoding it. Anything else takes the full path below.
         if (expected is not null
-            && _chain.ObjectCodecFor(expected, Flags) is { } own
+            && CodecOf(expected) is { } own
             && payload.Span.StartsWith(own.Header))
         {
             return own.ReadBody(payload[own.Header.Length..]);
@@ -51,6 +52,24 @@ internal sealed class ObjectFamilyReader : IValueReader
         }
 
         return codec.ReadBody(payload[headerLength..]);
+    }
+
+    // The codec of the T asked for, remembered for the next call: a cache read most often asks for the type it asked for
+    // last, and this skips the chain's dictionary. One reference, replaced whole, so concurrent readers never see a torn pair.
+    private ObjectCodec? CodecOf(Type expected)
+    {
+        if (_last is { } last && last.Type == expected)
+        {
+            return last;
+        }
+
+        var codec = _chain.ObjectCodecFor(expected, Flags);
+        if (codec is not null)
+        {
+            _last = codec;
+        }
+
+        return codec;
     }
 
     private Type Resolve(TypeKey key, Type? expected)

@@ -14,13 +14,13 @@ namespace CacheSerializer.Transcoding;
 /// dictionary is a document, though it is IEnumerable), never honours type names in the payload
 /// (TypeNameHandling.None), and bounds nesting depth.
 /// </remarks>
-internal sealed class EnyimBsonTranscoder : ITranscoder
+internal sealed class EnyimBsonReader : ITranscoder
 {
-    public static readonly EnyimBsonTranscoder Instance = new();
+    public static readonly EnyimBsonReader Instance = new();
 
     private const int MaxDepth = 64;
 
-    private EnyimBsonTranscoder()
+    private EnyimBsonReader()
     {
     }
 
