@@ -10,9 +10,9 @@ namespace CacheSerializer.Transcoding;
 /// </summary>
 internal sealed class CodecChain
 {
-    private readonly ConcurrentDictionary<Type, IValueWriter> _writers = new();
+    private readonly ConcurrentDictionary<Type, Choice> _writers = new();
     private readonly ConcurrentDictionary<(Type Type, uint Flags), ObjectCodec?> _readers = new();
-    private readonly Func<Type, IValueWriter> _create;
+    private readonly Func<Type, Choice> _create;
     private readonly Func<(Type Type, uint Flags), ObjectCodec?> _createReader;
     private readonly FrozenDictionary<Type, IValueWriter> _userCodecs;
     private readonly TypeRegistry _registry;
@@ -29,8 +29,22 @@ internal sealed class CodecChain
         _createReader = CreateReader;
     }
 
+    // The choice made last: a cache writes the same type many times in a row, and this skips the dictionary. One
+    // reference, replaced whole (no allocation: choices are created once, in the dictionary), so it is never torn.
+    private Choice? _last;
+
     /// <summary>Returns the writer of <paramref name="type"/>; for a type nothing stores, a writer that throws why.</summary>
-    public IValueWriter For(Type type) => _writers.TryGetValue(type, out var writer) ? writer : _writers.GetOrAdd(type, _create);
+    public IValueWriter For(Type type)
+    {
+        if (_last is { } last && last.Type == type)
+        {
+            return last.Writer;
+        }
+
+        var choice = _writers.TryGetValue(type, out var found) ? found : _writers.GetOrAdd(type, _create);
+        _last = choice;
+        return choice.Writer;
+    }
 
     /// <summary>
     /// Returns the object codec that reads <paramref name="type"/>'s bodies under <paramref name="flags"/>, or
@@ -63,7 +77,9 @@ internal sealed class CodecChain
         }
     }
 
-    private IValueWriter Create(Type type)
+    private Choice Create(Type type) => new(type, CreateWriter(type));
+
+    private IValueWriter CreateWriter(Type type)
     {
         try
         {
@@ -113,4 +129,6 @@ internal sealed class CodecChain
 
         return new UnstorableWriter(ThrowHelper.Unstorable(type, _fallback is not null, refusal));
     }
+
+    private sealed record Choice(Type Type, IValueWriter Writer);
 }

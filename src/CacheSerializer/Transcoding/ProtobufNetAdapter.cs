@@ -353,7 +353,7 @@ internal sealed class ProtobufNetAdapter
     /// <summary>Writes and reads the bodies of one type.</summary>
     public abstract class TypeBody
     {
-        /// <summary>Returns a new array of <paramref name="headroom"/> zero bytes followed by protobuf-net's body of <paramref name="value"/>.</summary>
+        /// <summary>Returns a new array of <paramref name="headroom"/> bytes of room followed by protobuf-net's body of <paramref name="value"/>.</summary>
         public abstract byte[] Write(object value, int headroom);
 
         /// <summary>Reads a body with protobuf-net, straight from the item's memory.</summary>

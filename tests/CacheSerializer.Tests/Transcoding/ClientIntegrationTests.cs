@@ -76,6 +76,32 @@ public sealed class ClientIntegrationTests(MemcachedServerFixture fixture) : IAs
         }
     }
 
+    [Fact]
+    public async Task SetThenGet_ProtobufNetGuardedShapes_ComeBackExactlyThroughRealMemcached()
+    {
+        var key = MemcachedServerFixture.UniqueKey("transcoder-guarded");
+        var kennel = new Kennel { Resident = new Dog { Name = "Rex", Legs = 4, GoodBoy = true }, Visitors = [] };
+        var values = new BclValues { When = new DateTime(638_000_000_000_000_123, DateTimeKind.Utc), Money = 1.50m, Version = new Version(1, 2) };
+        var lists = new Unwrapped { Names = [], Numbers = null, Counts = new() { ["a"] = 1 } };
+
+        await _client.SetAsync(key + ":kennel", kennel);
+        await _client.SetAsync(key + ":values", values);
+        await _client.SetAsync(key + ":lists", lists);
+        var kennelBack = (await _client.GetAsync<Kennel>(key + ":kennel")).Value!;
+        var valuesBack = (await _client.GetAsync<BclValues>(key + ":values")).Value!;
+        var listsBack = (await _client.GetAsync<Unwrapped>(key + ":lists")).Value!;
+
+        Assert.Equal(new Dog { Name = "Rex", Legs = 4, GoodBoy = true }, Assert.IsType<Dog>(kennelBack.Resident));
+        Assert.Equal([], kennelBack.Visitors!);
+        Assert.Equal(values, valuesBack);
+        Assert.Equal(DateTimeKind.Utc, valuesBack.When.Kind);
+        Assert.Equal(decimal.GetBits(1.50m), decimal.GetBits(valuesBack.Money));
+        Assert.Equal([], listsBack.Names!);
+        Assert.Null(listsBack.Numbers);
+        Assert.Equal(1, listsBack.Counts!["a"]);
+        await Assert.ThrowsAsync<TranscoderException>(() => _client.SetAsync(key + ":refused", new Extended { Extra = 1 }));
+    }
+
     private static async Task<MemcachedGetResult<object?>> GetTyped<T>(MemcachedClient client, string key)
     {
         var result = await client.GetAsync<T>(key);

@@ -30,13 +30,13 @@ internal abstract class ObjectCodec : IValueWriter
 
     public ArraySegment<byte> Write(object value)
     {
-        // The body is written after room left for the header, so the payload is one array and never copied.
+        // The body is written after room left for the header: header and body end up in one array, the payload.
         var buffer = SerializeBody(value, Header.Length);
         Header.CopyTo(buffer, 0);
         return new ArraySegment<byte>(buffer);
     }
 
-    /// <summary>Returns a new array of <paramref name="headroom"/> zero bytes followed by the body of <paramref name="value"/>.</summary>
+    /// <summary>Returns a new array of <paramref name="headroom"/> bytes of room followed by the body of <paramref name="value"/>.</summary>
     protected abstract byte[] SerializeBody(object value, int headroom);
 
     /// <summary>Reads a body (the payload after the header) into a value of <see cref="Type"/>.</summary>
