@@ -7,6 +7,8 @@ public abstract class ObjectPathRun
 
     public abstract int SerializeTranscoder();
 
+    public abstract int SerializeRawToArray();
+
     public abstract object? DeserializeRaw();
 
     public abstract object? DeserializeTranscoder();

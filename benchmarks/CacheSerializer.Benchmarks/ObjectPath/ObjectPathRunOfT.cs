@@ -36,6 +36,13 @@ public sealed class ObjectPathRun<T> : ObjectPathRun
 
     public override int SerializeTranscoder() => _transcoder.Serialize(_value).Data.Count;
 
+    public override int SerializeRawToArray()
+    {
+        _buffer.ResetWrittenCount();
+        _model.Serialize(_buffer, _value);
+        return _buffer.WrittenSpan.ToArray().Length;
+    }
+
     public override object? DeserializeRaw() => _model.Deserialize<T>((ReadOnlyMemory<byte>)_body);
 
     public override object? DeserializeTranscoder() => _transcoder.Deserialize<T>(_item);
