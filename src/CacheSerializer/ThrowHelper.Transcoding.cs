@@ -96,12 +96,12 @@ internal static partial class ThrowHelper
             null,
             stored);
 
-    public static TranscoderException IncludeNumberClash(Type contract, Type derived, string member, int number, int freeNumber) =>
+    public static TranscoderException IncludeNumberClash(Type stored, Type contract, Type derived, string member, int number, int freeNumber) =>
         new(
-            $"Cannot store a {contract}: its subtype {derived} is included at field number {number}, which its member {member} also uses "
+            $"Cannot store a {stored}: {contract} includes its subtype {derived} at field number {number}, which its member {member} also uses "
             + $"(protobuf-net: \"duplicate field number\"). Give the [ProtoInclude] a free number, such as {freeNumber}.",
             null,
-            contract);
+            stored);
 
     public static TranscoderException CollectionWithMembers(Type stored, Type collection, IEnumerable<string> members) =>
         new(

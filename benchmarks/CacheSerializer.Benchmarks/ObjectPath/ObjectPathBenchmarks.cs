@@ -14,8 +14,11 @@ namespace CacheSerializer.Benchmarks.ObjectPath;
 /// body's memory. The transcoder returns a <see cref="CacheItem"/> whose payload is a new array (type header + body),
 /// and reads from the item's memory. The setup checks that the item's body is exactly raw protobuf-net's bytes.
 /// "protobuf-net + ToArray" adds the one copy any array-returning API needs: the cost of producing the payload array.
+/// Min and Median are shown beside the mean: on a shared machine the minimum is the figure least moved by other processes.
 /// </remarks>
 [MemoryDiagnoser]
+[MinColumn]
+[MedianColumn]
 [CategoriesColumn]
 [GroupBenchmarksBy(BenchmarkLogicalGroupRule.ByCategory)]
 public class ObjectPathBenchmarks

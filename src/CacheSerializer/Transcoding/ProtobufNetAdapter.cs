@@ -1,7 +1,6 @@
 using System.Buffers;
 using System.Collections;
 using System.Reflection;
-using System.Runtime.CompilerServices;
 using ProtoBuf;
 using ProtoBuf.Meta;
 
@@ -13,7 +12,7 @@ namespace CacheSerializer.Transcoding;
 /// this class decides which model, what it is configured with, and what is refused before protobuf-net could lose data.
 /// </summary>
 /// <remarks>
-/// The guards (docs/format.md, "Refused at Serialize") run once per type, at its first use, and only read the model: on a
+/// The guards (docs/protobuf-format.md, "Refused at Serialize") run once per type, at its first use, and only read the model: on a
 /// model the application gives, they change nothing beyond what protobuf-net itself does on a first Serialize (it adds
 /// the types it meets).
 /// </remarks>
@@ -32,8 +31,6 @@ internal sealed class ProtobufNetAdapter
     private readonly TypeModel _model;
 
     public ProtobufNetAdapter(TypeModel model) => _model = model;
-
-    public TypeModel Model => _model;
 
     /// <summary>
     /// Creates the model the transcoder owns when the application gives none: <c>AllowParseableTypes</c> (Version, IPAddress,
@@ -181,7 +178,7 @@ internal sealed class ProtobufNetAdapter
 
             var meta = runtime[type];
             return UndeclaredSubtype(runtime, root, type)
-                ?? NumberClash(meta)
+                ?? NumberClash(root, meta)
                 ?? LossyText(runtime, root, meta)
                 ?? PrefilledCollection(root, meta)
                 ?? VisitAll(runtime, root, meta.GetFields().SelectMany(member => new[] { member.MemberType, member.ItemType }))
@@ -223,13 +220,13 @@ internal sealed class ProtobufNetAdapter
             return null;
         }
 
-        private static TranscoderException? NumberClash(MetaType meta)
+        private static TranscoderException? NumberClash(Type root, MetaType meta)
         {
             foreach (var subType in meta.GetSubtypes())
             {
                 if (meta.GetFields().FirstOrDefault(member => member.FieldNumber == subType.FieldNumber) is { } member)
                 {
-                    return ThrowHelper.IncludeNumberClash(meta.Type, subType.DerivedType.Type, member.Name, subType.FieldNumber, FreeNumber(meta));
+                    return ThrowHelper.IncludeNumberClash(root, meta.Type, subType.DerivedType.Type, member.Name, subType.FieldNumber, FreeNumber(meta));
                 }
             }
 

@@ -202,6 +202,12 @@ public sealed record ClashingChild : Clashing
     [ProtoMember(1)] public int C { get; set; }
 }
 
+[ProtoContract]
+public sealed record HoldsClashing
+{
+    [ProtoMember(1)] public List<Clashing>? Items { get; set; }
+}
+
 // A contract whose base contract does not include it: protobuf-net would write only Extra and read back a Basic.
 [ProtoContract]
 public record Basic

@@ -79,9 +79,21 @@ public class ProtobufNetTrapTests
         var e = Assert.Throws<TranscoderException>(() => _transcoder.Serialize(new Clashing { A = 1 }));
 
         Assert.Equal(
-            "Cannot store a CacheSerializer.Tests.Transcoding.Contracts.Clashing: its subtype CacheSerializer.Tests.Transcoding.Contracts.ClashingChild is "
-            + "included at field number 2, which its member B also uses (protobuf-net: \"duplicate field number\"). Give the [ProtoInclude] a free number, such as 3.",
+            "Cannot store a CacheSerializer.Tests.Transcoding.Contracts.Clashing: CacheSerializer.Tests.Transcoding.Contracts.Clashing includes its subtype "
+            + "CacheSerializer.Tests.Transcoding.Contracts.ClashingChild at field number 2, which its member B also uses (protobuf-net: \"duplicate field "
+            + "number\"). Give the [ProtoInclude] a free number, such as 3.",
             e.Message);
+    }
+
+    [Fact]
+    public void Serialize_ContractHoldingAClashingContract_ThrowsNamingTheStoredTypeAndTheClash()
+    {
+        var e = Assert.Throws<TranscoderException>(() => _transcoder.Serialize(new HoldsClashing { Items = [] }));
+
+        Assert.StartsWith(
+            "Cannot store a CacheSerializer.Tests.Transcoding.Contracts.HoldsClashing: CacheSerializer.Tests.Transcoding.Contracts.Clashing includes its subtype",
+            e.Message,
+            StringComparison.Ordinal);
     }
 
     [Fact]
