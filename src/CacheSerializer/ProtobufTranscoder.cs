@@ -39,6 +39,8 @@ public sealed class ProtobufTranscoder : ITranscoder
     /// <param name="options">The options.</param>
     /// <exception cref="ArgumentNullException"><paramref name="options"/> is null.</exception>
     /// <exception cref="ArgumentException">An option is invalid; the message names the property.</exception>
+    /// <exception cref="TranscoderException"><see cref="ProtobufTranscoderOptions.NullWrappedCollections"/> is on, no model is given, and
+    /// the protobuf-net in use does not let the null-wrapped layout be applied (see <see cref="CreateModel"/>).</exception>
     public ProtobufTranscoder(ProtobufTranscoderOptions options)
     {
         ArgumentNullException.ThrowIfNull(options);
