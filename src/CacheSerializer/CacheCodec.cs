@@ -1,4 +1,4 @@
-using CacheSerializer.Internal;
+using CacheSerializer.Transcoding;
 
 namespace CacheSerializer;
 

@@ -1,27 +1,29 @@
 using System.IO.Compression;
-using CacheSerializer.Internal;
-using CacheSerializer.Internal.Codecs;
-using CacheSerializer.Protobuf;
+using CacheSerializer.Transcoding;
+using CacheSerializer.Transcoding.Codecs;
+using ProtoBuf.Meta;
 
 namespace CacheSerializer;
 
 /// <summary>
 /// Stores .NET primitives natively (with EnyimMemcachedCore DefaultTranscoder's flags and bytes where it has them),
-/// Google.Protobuf messages through their generated code, and objects through the protobuf engine; reads everything
+/// Google.Protobuf messages through their generated code, and every other object through protobuf-net; reads everything
 /// it wrote, and DefaultTranscoder's entries through an inner transcoder. The byte format is docs/format.md.
 /// </summary>
 /// <remarks>
 /// A value's type picks one codec, once per type (an application <see cref="CacheCodec{T}"/>, then the natives, then
-/// Google.Protobuf messages, then the protobuf engine, then the opt-in BinaryFormatter fallback). Reading picks the
-/// codec by the item's flags alone and never loads a type named by a payload. Thread-safe. Deserialize keeps no
-/// reference to the item's array, so a client may reuse its receive buffer as soon as the call returns.
+/// Google.Protobuf messages, then protobuf-net, then the opt-in BinaryFormatter fallback). protobuf-net's part is
+/// guarded: a type it would store lossily (an undeclared subtype, a collection class with members of its own, ...) is
+/// refused at its first Serialize. Reading picks the codec by the item's flags alone and never loads a type named by a
+/// payload. Thread-safe. Deserialize keeps no reference to the item's array, so a client may reuse its receive buffer
+/// as soon as the call returns.
 /// </remarks>
 public sealed class ProtobufTranscoder : ITranscoder
 {
     private readonly CodecChain _chain;
     private readonly ReaderTable _readers;
     private readonly ITranscoder? _inner;
-    private readonly int _maxItemSize;
+    private readonly int _maxValueSize;
     private readonly TranscoderCompression _compression;
     private readonly CompressionLevel _compressionLevel;
     private readonly int _compressionThreshold;
@@ -37,13 +39,15 @@ public sealed class ProtobufTranscoder : ITranscoder
     /// <param name="options">The options.</param>
     /// <exception cref="ArgumentNullException"><paramref name="options"/> is null.</exception>
     /// <exception cref="ArgumentException">An option is invalid; the message names the property.</exception>
+    /// <exception cref="TranscoderException"><see cref="ProtobufTranscoderOptions.NullWrappedCollections"/> is on, no model is given, and
+    /// the protobuf-net in use does not let the null-wrapped layout be applied (see <see cref="CreateModel"/>).</exception>
     public ProtobufTranscoder(ProtobufTranscoderOptions options)
     {
         ArgumentNullException.ThrowIfNull(options);
         options.Validate();
 
         _inner = options.InnerTranscoder;
-        _maxItemSize = options.MaxItemSize;
+        _maxValueSize = options.MaxValueSize;
         _compression = options.Compression;
         _compressionLevel = options.CompressionLevel;
         _compressionThreshold = options.CompressionThreshold;
@@ -52,15 +56,15 @@ public sealed class ProtobufTranscoder : ITranscoder
         var registry = new TypeRegistry(new Dictionary<Type, int>(options.TypeAliases));
         var fallback = options.BinaryFormatterFallbackTypes.Count > 0 ? new BinaryFormatterCodec([.. options.BinaryFormatterFallbackTypes]) : null;
         var userCodecs = options.Codecs.Select(codec => new UserCodecAdapter(codec)).ToArray();
-        _chain = new CodecChain(userCodecs, registry, options.Model ?? new ProtoModel(), fallback);
+        _chain = new CodecChain(userCodecs, registry, new ProtobufNetAdapter(options.Model ?? CreateModel(options.NullWrappedCollections)), fallback);
 
         _readers = new ReaderTable(
         [
             .. NativeCodecs.Readers,
             .. userCodecs,
             new ObjectFamilyReader(TranscoderFlags.ProtobufMessage, _chain, registry),
-            new ObjectFamilyReader(TranscoderFlags.EngineObject, _chain, registry),
-            fallback is null ? new RefusingReader(TranscoderFlags.BinaryFormatter, TranscoderThrow.BinaryFormatterOff) : fallback,
+            new ObjectFamilyReader(TranscoderFlags.ProtobufNetObject, _chain, registry),
+            fallback is null ? new RefusingReader(TranscoderFlags.BinaryFormatter, ThrowHelper.BinaryFormatterOff) : fallback,
         ]);
 
         // Aliased and known types resolve from the first read: their codecs are built (and their names registered)
@@ -69,11 +73,27 @@ public sealed class ProtobufTranscoder : ITranscoder
         RegisterObjectTypes(options.KnownTypes, nameof(options.KnownTypes));
     }
 
+    /// <summary>Gets the largest payload this transcoder stores (<see cref="ProtobufTranscoderOptions.MaxValueSize"/>).</summary>
+    internal int MaxValueSize => _maxValueSize;
+
+    /// <summary>
+    /// Creates a protobuf-net model configured as the transcoder's own: <c>AllowParseableTypes</c> (Version, IPAddress, ...
+    /// as strings), <c>IncludeDateTimeKind</c> (a DateTime keeps its Kind), a surrogate for DateTimeOffset (which
+    /// protobuf-net has no layout for; its offset is kept), and optionally protobuf-net's null-wrapped layout on every
+    /// collection member of the contracts it adds from their attributes.
+    /// </summary>
+    /// <param name="nullWrappedCollections">Whether collection members get the null-wrapped layout (<c>[NullWrappedCollection]</c>), so null
+    /// and empty read back apart; see <see cref="ProtobufTranscoderOptions.NullWrappedCollections"/>.</param>
+    /// <returns>A new model: add types, subtypes and surrogates to it, then pass it as <see cref="ProtobufTranscoderOptions.Model"/>.</returns>
+    /// <exception cref="TranscoderException"><paramref name="nullWrappedCollections"/> is set and the protobuf-net in use does not let the
+    /// layout be applied at model-build time (it does on 3.4.40); the message says what to do.</exception>
+    public static RuntimeTypeModel CreateModel(bool nullWrappedCollections = true) => ProtobufNetAdapter.CreateModel(nullWrappedCollections);
+
     /// <summary>Serializes a value into flags and payload bytes.</summary>
     /// <param name="value">The value; <see langword="null"/> is stored (flag 0x0102) and reads back as null.</param>
     /// <returns>The item; for a byte[] or ArraySegment&lt;byte&gt; stored uncompressed, its payload shares the caller's array.</returns>
     /// <exception cref="TranscoderException">No codec stores the value's type, a codec failed, or the stored form is larger than
-    /// <see cref="ProtobufTranscoderOptions.MaxItemSize"/>.</exception>
+    /// <see cref="ProtobufTranscoderOptions.MaxValueSize"/>.</exception>
     public CacheItem Serialize(object? value)
     {
         if (value is null)
@@ -91,7 +111,7 @@ public sealed class ProtobufTranscoder : ITranscoder
             if (_compression != TranscoderCompression.None
                 && writer.Compressible
                 && payload.Count >= _compressionThreshold
-                && PayloadCompressor.TryCompress(payload, _compression, _compressionLevel, _maxItemSize, _maxDecompressionRatio) is { } compressed)
+                && PayloadCompressor.TryCompress(payload, _compression, _compressionLevel, _maxValueSize, _maxDecompressionRatio) is { } compressed)
             {
                 payload = compressed;
                 flags |= TranscoderFlags.CompressedBit;
@@ -99,12 +119,12 @@ public sealed class ProtobufTranscoder : ITranscoder
         }
         catch (Exception e) when (e is not (TranscoderException or OutOfMemoryException))
         {
-            throw TranscoderThrow.WriteFailed(flags, type, e);
+            throw ThrowHelper.WriteFailed(flags, type, e);
         }
 
-        if (payload.Count > _maxItemSize)
+        if (payload.Count > _maxValueSize)
         {
-            TranscoderThrow.TooLarge(type, flags, payload.Count, _maxItemSize);
+            ThrowHelper.TooLarge(type, flags, payload.Count, _maxValueSize);
         }
 
         return new CacheItem(flags, payload);
@@ -137,7 +157,7 @@ public sealed class ProtobufTranscoder : ITranscoder
             ReadOnlyMemory<byte> payload = item.Data;
             if (compressed)
             {
-                payload = PayloadCompressor.Decompress(payload, flags, _maxItemSize, _maxDecompressionRatio);
+                payload = PayloadCompressor.Decompress(payload, flags, _maxValueSize, _maxDecompressionRatio);
             }
 
             // The exact type asked for: read without boxing.
@@ -151,7 +171,7 @@ public sealed class ProtobufTranscoder : ITranscoder
         }
         catch (Exception e) when (e is not (TranscoderException or OutOfMemoryException))
         {
-            throw TranscoderThrow.ReadFailed(flags, typeof(T), e);
+            throw ThrowHelper.ReadFailed(flags, typeof(T), e);
         }
     }
 
@@ -159,7 +179,7 @@ public sealed class ProtobufTranscoder : ITranscoder
     {
         if (_inner is null)
         {
-            return TranscoderThrow.UnknownFlags<T>(item.Flags);
+            return ThrowHelper.UnknownFlags<T>(item.Flags);
         }
 
         try
@@ -168,7 +188,7 @@ public sealed class ProtobufTranscoder : ITranscoder
         }
         catch (Exception e) when (e is not (TranscoderException or OutOfMemoryException))
         {
-            throw TranscoderThrow.ReadFailed(item.Flags, typeof(T), e);
+            throw ThrowHelper.ReadFailed(item.Flags, typeof(T), e);
         }
     }
 
@@ -181,11 +201,11 @@ public sealed class ProtobufTranscoder : ITranscoder
                 case ObjectCodec:
                     break;
                 case UnstorableWriter unstorable:
-                    TranscoderThrow.InvalidOption(property, $"contains {type}, which cannot be stored: {unstorable.Reason}");
+                    ThrowHelper.InvalidOption(property, $"contains {type}, which cannot be stored: {unstorable.Reason}");
                     break;
                 default:
-                    TranscoderThrow.InvalidOption(
-                        property, $"contains {type}, which is not stored with a type header (only Google.Protobuf messages and protobuf contracts are).");
+                    ThrowHelper.InvalidOption(
+                        property, $"contains {type}, which is not stored with a type header (only Google.Protobuf messages and protobuf-net types are).");
                     break;
             }
         }

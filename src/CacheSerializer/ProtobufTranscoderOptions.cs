@@ -1,6 +1,6 @@
 using System.IO.Compression;
-using CacheSerializer.Internal;
-using CacheSerializer.Protobuf;
+using CacheSerializer.Transcoding;
+using ProtoBuf.Meta;
 
 namespace CacheSerializer;
 
@@ -10,13 +10,17 @@ namespace CacheSerializer;
 /// </summary>
 public sealed class ProtobufTranscoderOptions
 {
-    /// <summary>memcached's default item size limit (its <c>-I</c> option), 1 MiB.</summary>
-    public const int DefaultMaxItemSize = 1024 * 1024;
+    /// <summary>memcached's default item size limit (its <c>-I</c> option), 1 MiB: the default of every MaxValueSize of the package.</summary>
+    public const int DefaultMaxValueSize = 1024 * 1024;
 
     /// <summary>Gets or sets the largest stored payload, in bytes; a value storing as more throws at Serialize.</summary>
     /// <value>1048576 (memcached's default 1 MiB item limit). Must be at least 1.</value>
-    /// <remarks>memcached counts the key and about 50 bytes of item header against its own limit too: leave a margin.</remarks>
-    public int MaxItemSize { get; set; } = DefaultMaxItemSize;
+    /// <remarks>
+    /// The same setting as <c>MemcachedClientOptions.MaxValueSize</c>: the client builds its default transcoder with its
+    /// own value, and refuses a <see cref="ProtobufTranscoder"/> whose value differs. memcached counts the key and about
+    /// 50 bytes of item header against its own limit too: leave a margin.
+    /// </remarks>
+    public int MaxValueSize { get; set; } = DefaultMaxValueSize;
 
     /// <summary>Gets or sets the algorithm large payloads are compressed with.</summary>
     /// <value><see cref="TranscoderCompression.None"/>: compression is off.</value>
@@ -32,7 +36,7 @@ public sealed class ProtobufTranscoderOptions
 
     /// <summary>
     /// Gets or sets the largest expansion accepted when reading a compressed item: its declared uncompressed size may be
-    /// at most <see cref="MaxItemSize"/>, or this many times its stored size if that is more, so a hostile item cannot
+    /// at most <see cref="MaxValueSize"/>, or this many times its stored size if that is more, so a hostile item cannot
     /// make a reader allocate more. A writer stores a payload that would exceed that limit uncompressed instead.
     /// </summary>
     /// <value>64. Must be 2-1024.</value>
@@ -43,15 +47,42 @@ public sealed class ProtobufTranscoderOptions
     /// makes such an item a <see cref="TranscoderException"/>.
     /// </summary>
     /// <value>A reader of EnyimMemcachedCore DefaultTranscoder's BSON object entries (flags 0x0101 and 0x010F).</value>
-    public ITranscoder? InnerTranscoder { get; set; } = EnyimBsonTranscoder.Instance;
+    public ITranscoder? InnerTranscoder { get; set; } = EnyimBsonReader.Instance;
 
     /// <summary>
-    /// Gets or sets the protobuf engine model that stores objects: configure types that cannot be annotated (field
-    /// numbers, subtypes, surrogates) on it before the first use. The transcoder shares it, so one model can serve a
-    /// transcoder and code that calls the engine directly.
+    /// Gets or sets the protobuf-net model that stores objects (every value that is not a native type, a Google.Protobuf
+    /// message or an application codec's), for example <see cref="RuntimeTypeModel.Default"/> with the application's
+    /// surrogates, or a model from <see cref="ProtobufTranscoder.CreateModel"/> with types added.
     /// </summary>
-    /// <value><see langword="null"/>: the transcoder creates a model with the defaults of its own.</value>
-    public ProtoModel? Model { get; set; }
+    /// <value>
+    /// <see langword="null"/>: the transcoder builds its own with <see cref="ProtobufTranscoder.CreateModel"/>
+    /// (<c>AllowParseableTypes</c>, <c>IncludeDateTimeKind</c>, a DateTimeOffset surrogate, and the null-wrapped collection
+    /// layout unless <see cref="NullWrappedCollections"/> is off).
+    /// </value>
+    /// <remarks>
+    /// The transcoder changes nothing on a model it is given: it reads it to run its guards (docs/format.md, "Refused at
+    /// Serialize"), and protobuf-net adds the types it meets, as on any first Serialize. Bodies are exactly what that
+    /// model's own Serialize writes, so null-wrapping, DateTime kinds and DateTimeOffset are as the model says; a type the
+    /// model cannot store is refused at Serialize. Guards that read the model's types need a <see cref="RuntimeTypeModel"/>;
+    /// with a compiled model only the checks through <see cref="TypeModel"/> run.
+    /// </remarks>
+    public TypeModel? Model { get; set; }
+
+    /// <summary>
+    /// Gets or sets whether the transcoder's own model writes every collection member of a contract in protobuf-net's
+    /// null-wrapped layout (as if it carried <c>[NullWrappedCollection]</c>), so a null collection and an empty one read
+    /// back as they were written; <see langword="false"/> writes plain protobuf-net bytes, where both read back alike.
+    /// </summary>
+    /// <value>
+    /// <see langword="true"/>. Applies to the model the transcoder builds when <see cref="Model"/> is null; a model the
+    /// application gives is used as it is (mark members there with <c>[NullWrappedCollection]</c>).
+    /// </value>
+    /// <remarks>
+    /// A protobuf-net application whose members carry <c>[NullWrappedCollection]</c> reads these bodies, and the
+    /// transcoder reads its; one without the attribute reads a non-empty wrapped collection as garbage, so share a cache
+    /// with plain protobuf-net applications only with this option off.
+    /// </remarks>
+    public bool NullWrappedCollections { get; set; } = true;
 
     /// <summary>Gets the application's own codecs; each wins over every built-in codec for its exact type.</summary>
     /// <value>Empty. No two codecs may share a flag or a type.</value>
@@ -61,7 +92,7 @@ public sealed class ProtobufTranscoderOptions
     /// Gets short aliases (1-65535) written in an object payload's type header instead of the type's name: 1-63 take
     /// one byte. An aliased type also resolves from its first read, and items written under its name still read.
     /// </summary>
-    /// <value>Empty. No two types may share an alias; each type must be one stored with a type header (an object type).</value>
+    /// <value>Empty. No two types may share an alias; each type must be one stored with a type header (a protobuf-net type or a Google.Protobuf message).</value>
     public IDictionary<Type, int> TypeAliases { get; } = new Dictionary<Type, int>();
 
     /// <summary>
@@ -82,29 +113,29 @@ public sealed class ProtobufTranscoderOptions
 
     internal void Validate()
     {
-        if (MaxItemSize < 1)
+        if (MaxValueSize < 1)
         {
-            TranscoderThrow.InvalidOption(nameof(MaxItemSize), $"must be at least 1 byte, not {MaxItemSize}.");
+            ThrowHelper.InvalidOption(nameof(MaxValueSize), $"must be at least 1 byte, not {MaxValueSize}.");
         }
 
         if (!Enum.IsDefined(Compression))
         {
-            TranscoderThrow.InvalidOption(nameof(Compression), $"must be None, Brotli, Deflate or ZLib, not {(int)Compression}.");
+            ThrowHelper.InvalidOption(nameof(Compression), $"must be None, Brotli, Deflate or ZLib, not {(int)Compression}.");
         }
 
         if (CompressionThreshold < 0)
         {
-            TranscoderThrow.InvalidOption(nameof(CompressionThreshold), $"must be 0 or more, not {CompressionThreshold}.");
+            ThrowHelper.InvalidOption(nameof(CompressionThreshold), $"must be 0 or more, not {CompressionThreshold}.");
         }
 
         if (!Enum.IsDefined(CompressionLevel))
         {
-            TranscoderThrow.InvalidOption(nameof(CompressionLevel), $"is not a CompressionLevel: {(int)CompressionLevel}.");
+            ThrowHelper.InvalidOption(nameof(CompressionLevel), $"is not a CompressionLevel: {(int)CompressionLevel}.");
         }
 
         if (MaxDecompressionRatio is < 2 or > 1024)
         {
-            TranscoderThrow.InvalidOption(nameof(MaxDecompressionRatio), $"must be 2-1024, not {MaxDecompressionRatio}.");
+            ThrowHelper.InvalidOption(nameof(MaxDecompressionRatio), $"must be 2-1024, not {MaxDecompressionRatio}.");
         }
 
         ValidateCodecs();
@@ -119,17 +150,17 @@ public sealed class ProtobufTranscoderOptions
         {
             if (codec is null)
             {
-                TranscoderThrow.InvalidOption(nameof(Codecs), "contains null.");
+                ThrowHelper.InvalidOption(nameof(Codecs), "contains null.");
             }
 
             if (!flags.TryAdd(codec.Flags, codec))
             {
-                TranscoderThrow.InvalidOption(nameof(Codecs), $"has two codecs under flag 0x{codec.Flags:X4}: {flags[codec.Flags].GetType()} and {codec.GetType()}.");
+                ThrowHelper.InvalidOption(nameof(Codecs), $"has two codecs under flag 0x{codec.Flags:X4}: {flags[codec.Flags].GetType()} and {codec.GetType()}.");
             }
 
             if (!types.TryAdd(codec.Type, codec))
             {
-                TranscoderThrow.InvalidOption(nameof(Codecs), $"has two codecs for {codec.Type}: {types[codec.Type].GetType()} and {codec.GetType()}.");
+                ThrowHelper.InvalidOption(nameof(Codecs), $"has two codecs for {codec.Type}: {types[codec.Type].GetType()} and {codec.GetType()}.");
             }
         }
     }
@@ -141,25 +172,25 @@ public sealed class ProtobufTranscoderOptions
         {
             if (alias is < 1 or > TypeHeader.MaxAlias)
             {
-                TranscoderThrow.InvalidOption(nameof(TypeAliases), $"gives {type} alias {alias}; an alias is 1-{TypeHeader.MaxAlias}.");
+                ThrowHelper.InvalidOption(nameof(TypeAliases), $"gives {type} alias {alias}; an alias is 1-{TypeHeader.MaxAlias}.");
             }
 
             if (!aliases.TryAdd(alias, type))
             {
-                TranscoderThrow.InvalidOption(nameof(TypeAliases), $"gives alias {alias} to both {aliases[alias]} and {type}.");
+                ThrowHelper.InvalidOption(nameof(TypeAliases), $"gives alias {alias} to both {aliases[alias]} and {type}.");
             }
         }
 
         if (KnownTypes.Contains(null!))
         {
-            TranscoderThrow.InvalidOption(nameof(KnownTypes), "contains null.");
+            ThrowHelper.InvalidOption(nameof(KnownTypes), "contains null.");
         }
 
         foreach (var type in BinaryFormatterFallbackTypes)
         {
             if (type is null || type.IsGenericTypeDefinition || type.FullName is null)
             {
-                TranscoderThrow.InvalidOption(nameof(BinaryFormatterFallbackTypes), $"must hold closed types, not {type?.ToString() ?? "null"}.");
+                ThrowHelper.InvalidOption(nameof(BinaryFormatterFallbackTypes), $"must hold closed types, not {type?.ToString() ?? "null"}.");
             }
         }
     }

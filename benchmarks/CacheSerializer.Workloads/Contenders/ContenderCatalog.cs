@@ -33,8 +33,8 @@ public static class ContenderCatalog
     public const string CacheSerializerCompressed = "CacheSerializer+Brotli";
 
     /// <summary>
-    /// The name of this package's transcoder with a one-byte type alias registered for each workload's root type, as the
-    /// docs recommend for hot types (the default writes the type's stable name, about 45 bytes, in every object item).
+    /// The name of this package's transcoder with a one-byte type alias registered for each workload's root type (the
+    /// default writes a 5-byte hash of the type's name in every object item).
     /// </summary>
     public const string CacheSerializerAliased = "CacheSerializer+Aliases";
 

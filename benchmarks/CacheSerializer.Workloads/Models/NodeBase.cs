@@ -1,6 +1,6 @@
 using System.Runtime.Serialization;
 using System.Text.Json.Serialization;
-using CacheSerializer.Protobuf;
+using ProtoBuf;
 using CacheSerializer.Workloads.Models.Internal;
 
 namespace CacheSerializer.Workloads.Models;
@@ -8,7 +8,7 @@ namespace CacheSerializer.Workloads.Models;
 /// <summary>The base of the "folders" workload's nodes: a folder or a document.</summary>
 /// <remarks>
 /// Each contender's own way of naming the derived type is declared here, so every contender stores the same graph:
-/// <see cref="ProtoIncludeAttribute"/> for the protobuf engine, <see cref="KnownTypeAttribute"/> for DataContractSerializer, <see cref="JsonDerivedTypeAttribute"/> for System.Text.Json,
+/// <see cref="ProtoIncludeAttribute"/> for protobuf-net, <see cref="KnownTypeAttribute"/> for DataContractSerializer, <see cref="JsonDerivedTypeAttribute"/> for System.Text.Json,
 /// and <c>ItemTypeNameHandling</c> on the lists that hold nodes for Newtonsoft's BSON (it has no other way without custom converters).
 /// </remarks>
 [Serializable]

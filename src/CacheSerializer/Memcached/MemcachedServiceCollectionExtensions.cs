@@ -51,7 +51,7 @@ public static class MemcachedServiceCollectionExtensions
     /// The options are validated when the host starts (<c>ValidateOnStart</c>): an invalid one stops it with an
     /// <see cref="OptionsValidationException"/> listing every problem, each naming the setting and the fix (a transcoder
     /// option throws <see cref="ArgumentException"/> naming it). Without a host, the client is validated when first
-    /// resolved. The transcoder's <see cref="ProtobufTranscoderOptions.MaxItemSize"/> defaults to the client's
+    /// resolved. The transcoder's limit is the client's
     /// <see cref="MemcachedClientOptions.MaxValueSize"/>.
     /// </remarks>
     public static IServiceCollection AddMemcached(this IServiceCollection services, IConfiguration configuration)
@@ -65,10 +65,11 @@ public static class MemcachedServiceCollectionExtensions
             {
                 if (options.Transcoder is null && transcoderSection.Exists())
                 {
-                    var transcoderOptions = new ProtobufTranscoderOptions { MaxItemSize = options.MaxValueSize };
-                    transcoderSection.Bind(transcoderOptions);
-                    options.Transcoder = new ProtobufTranscoder(transcoderOptions);
-                    options.TranscoderDescription = DescribeTranscoder(transcoderOptions);
+                    options.Transcoder = PackageDefaults.CreateTranscoder(options.MaxValueSize, transcoderOptions =>
+                    {
+                        transcoderSection.Bind(transcoderOptions);
+                        options.TranscoderDescription = DescribeTranscoder(transcoderOptions);
+                    });
                 }
             });
         return AddCore(services);
@@ -92,5 +93,5 @@ public static class MemcachedServiceCollectionExtensions
     private static string DescribeTranscoder(ProtobufTranscoderOptions options) =>
         string.Create(CultureInfo.InvariantCulture, $"ProtobufTranscoder (compression {options.Compression}") +
         (options.Compression == TranscoderCompression.None ? string.Empty : string.Create(CultureInfo.InvariantCulture, $" from {options.CompressionThreshold} bytes at level {options.CompressionLevel}")) +
-        string.Create(CultureInfo.InvariantCulture, $", MaxItemSize {options.MaxItemSize} bytes, {options.TypeAliases.Count} type aliases, {options.KnownTypes.Count} known types, {options.Codecs.Count} codecs, BinaryFormatter fallback for {options.BinaryFormatterFallbackTypes.Count} types)");
+        string.Create(CultureInfo.InvariantCulture, $", MaxValueSize {options.MaxValueSize} bytes, {options.TypeAliases.Count} type aliases, {options.KnownTypes.Count} known types, {options.Codecs.Count} codecs, BinaryFormatter fallback for {options.BinaryFormatterFallbackTypes.Count} types)");
 }

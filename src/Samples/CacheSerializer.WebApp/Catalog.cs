@@ -1,11 +1,9 @@
-using CacheSerializer.Protobuf;
+using ProtoBuf;
 
 namespace CacheSerializer.WebApp;
 
-/// <summary>What the app caches: a base contract and its subtypes, joined by [ProtoInclude] so a read returns the stored subtype.</summary>
-[ProtoContract]
-[ProtoInclude(10, typeof(Book))]
-[ProtoInclude(11, typeof(Course))]
+// What the app caches: a base contract and its subtypes, joined by [ProtoInclude] so a read returns the stored subtype.
+[ProtoContract, ProtoInclude(10, typeof(Book)), ProtoInclude(11, typeof(Course))]
 public class Product
 {
     [ProtoMember(1)]

@@ -1,6 +1,6 @@
 using System.Buffers;
 using CacheSerializer.Memcached.Internal;
-using CacheSerializer.Tests.Transcoder.Contracts;
+using CacheSerializer.Tests.Transcoding.Contracts;
 using CacheSerializer.Workloads.Servers;
 using Microsoft.Extensions.Caching.Hybrid;
 using Microsoft.Extensions.DependencyInjection;
@@ -34,7 +34,7 @@ public sealed class HybridCacheTranscoderTests : IDisposable
     [Fact]
     public async Task GetOrCreate_SubtypeStoredAsItsBase_ComesBackTheSubtypeFromL2InAFreshProvider()
     {
-        SharedFolder tree = EngineSamples.Tree();
+        SharedFolder tree = Samples.Tree();
         await using (ServiceProvider writer = Provider())
         {
             await writer.GetRequiredService<HybridCache>().GetOrCreateAsync<Item>("hybrid:tree", _ => ValueTask.FromResult<Item>(tree));
@@ -55,7 +55,7 @@ public sealed class HybridCacheTranscoderTests : IDisposable
         // What issue 19 found: HybridCache's default serializer returns the base type with the subtype's members dropped.
         await using (ServiceProvider writer = Provider(transcoder: false))
         {
-            await writer.GetRequiredService<HybridCache>().GetOrCreateAsync<Item>("hybrid:json", _ => ValueTask.FromResult<Item>(EngineSamples.Tree()));
+            await writer.GetRequiredService<HybridCache>().GetOrCreateAsync<Item>("hybrid:json", _ => ValueTask.FromResult<Item>(Samples.Tree()));
         }
 
         await using ServiceProvider reader = Provider(transcoder: false);

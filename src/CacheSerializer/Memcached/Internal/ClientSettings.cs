@@ -18,7 +18,7 @@ internal sealed class ClientSettings
         FlushOnReturn = options.FlushOnReturn;
         Transcoder = transcoder;
         TranscoderDescription = options.TranscoderDescription
-            ?? (options.Transcoder is null ? $"ProtobufTranscoder (defaults, MaxItemSize {options.MaxValueSize} bytes)" : transcoder.GetType().FullName!);
+            ?? (options.Transcoder is null ? $"ProtobufTranscoder (defaults, MaxValueSize {options.MaxValueSize} bytes)" : transcoder.GetType().FullName!);
         HostResolver = options.HostResolver ?? System.Net.Dns.GetHostAddressesAsync;
     }
 
@@ -64,7 +64,7 @@ internal sealed class ClientSettings
             throw problems[0];
         }
 
-        return new ClientSettings(options, servers, options.Transcoder ?? PackageDefaults.CreateTranscoder(options.MaxValueSize));
+        return new ClientSettings(options, servers, PackageDefaults.Transcoder(options.Transcoder, options.MaxValueSize));
     }
 
     /// <summary>Checks every option at once (for <c>ValidateOnStart</c>, which reports them all); each problem names the
@@ -73,7 +73,7 @@ internal sealed class ClientSettings
     {
         var problems = new List<MemcachedConfigurationException>();
         servers = [];
-        void Problem(string property, string text) => problems.Add(ThrowHelper.InvalidOption(property, text));
+        void Problem(string property, string text) => problems.Add(ThrowHelper.ClientOptionProblem(property, text));
 
         if (options.Servers is null || options.Servers.Count == 0)
         {

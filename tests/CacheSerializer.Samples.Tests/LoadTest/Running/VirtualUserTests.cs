@@ -73,7 +73,6 @@ public sealed class VirtualUserTests : IDisposable
     private MemcachedClient Client() => new(new MemcachedClientOptions
     {
         Servers = { _server.Endpoint },
-        MaxValueSize = 2 * 1024 * 1024,
         OperationTimeout = TimeSpan.FromSeconds(10),
         Transcoder = ContenderCatalog.Get(ContenderCatalog.CacheSerializer).Transcoder,
     });

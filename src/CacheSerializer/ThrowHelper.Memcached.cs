@@ -1,0 +1,74 @@
+using System.Diagnostics.CodeAnalysis;
+using CacheSerializer.Memcached;
+
+namespace CacheSerializer;
+
+/// <summary>Every error text of the client, in one place; each names the server, the operation and the fix.</summary>
+internal static partial class ThrowHelper
+{
+    /// <summary>A <see cref="MemcachedClientOptions"/> problem: the property (or a Servers entry, "[i] ..."), what is wrong and the fix.</summary>
+    internal static MemcachedConfigurationException ClientOptionProblem(string property, string problem) =>
+        new(property, $"MemcachedClientOptions.{property}{(problem.StartsWith('[') ? string.Empty : " ")}{problem}.");
+
+    [DoesNotReturn]
+    internal static void ThrowInvalidOption(string property, string problem) => throw ClientOptionProblem(property, problem);
+
+    [DoesNotReturn]
+    internal static void ThrowValueTooLarge(string server, string operation, int size, int limit) =>
+        throw new MemcachedException(MemcachedErrorKind.ValueTooLarge, server, operation,
+            $"{operation} on {server}: the value is {size} bytes, above the limit of {limit} bytes (MemcachedClientOptions.MaxValueSize; the server's limit is memcached -I). Store smaller values or raise both limits.");
+
+    internal static MemcachedException ServerDown(string server, string operation, TimeSpan remaining, Exception? cause) =>
+        new(MemcachedErrorKind.ServerDown, server, operation,
+            $"{operation} on {server}: the server is marked down after a failure ({cause?.Message ?? "unknown"}); it is retried in the background, next attempt in {Math.Max(0, remaining.TotalMilliseconds):F0} ms.",
+            cause);
+
+    internal static MemcachedException ConnectFailed(string server, string operation, Exception cause) =>
+        new(MemcachedErrorKind.ConnectFailed, server, operation,
+            $"{operation} on {server}: could not open a connection: {cause.Message}", cause);
+
+    internal static MemcachedException ConnectTimeout(string server, string operation, TimeSpan timeout) =>
+        new(MemcachedErrorKind.ConnectFailed, server, operation,
+            $"{operation} on {server}: could not open a connection within {timeout.TotalMilliseconds:F0} ms (MemcachedClientOptions.ConnectTimeout).");
+
+    internal static MemcachedException QueueFull(string server, string operation, int connections, int perConnection, TimeSpan timeout) =>
+        new(MemcachedErrorKind.QueueFull, server, operation,
+            $"{operation} on {server}: all {connections} connections have {perConnection} requests in flight and none freed up within {timeout.TotalMilliseconds:F0} ms; raise MemcachedClientOptions.ConnectionsPerServer (currently {connections}), MaxInFlightPerConnection (currently {perConnection}) or OperationTimeout, or reduce the load.");
+
+    internal static MemcachedException Timeout(string server, string operation, TimeSpan timeout, int inFlight, long sent, long received) =>
+        new(MemcachedErrorKind.Timeout, server, operation,
+            $"{operation} on {server}: no reply within {timeout.TotalMilliseconds:F0} ms (MemcachedClientOptions.OperationTimeout) while awaiting the reply; {inFlight} requests were in flight on the connection ({sent} bytes sent, {received} received on it); the connection was closed and the server marked down.");
+
+    internal static MemcachedException ConnectionBroken(string server, string operation, Exception? cause) =>
+        new(MemcachedErrorKind.ConnectionBroken, server, operation,
+            $"{operation} on {server}: the connection broke before the reply arrived ({cause?.Message ?? "closed"}); the request may or may not have been applied.",
+            cause);
+
+    internal static MemcachedException NotSent(string server, string operation, Exception? cause) =>
+        new(MemcachedErrorKind.ConnectionBroken, server, operation,
+            $"{operation} on {server}: the connection broke before the request was sent ({cause?.Message ?? "closed"}); it was not applied.",
+            cause);
+
+    internal static MemcachedException ErrorReply(string server, string operation, string line)
+    {
+        MemcachedErrorKind kind = line.StartsWith("SERVER_ERROR", StringComparison.Ordinal) ? MemcachedErrorKind.ServerError : MemcachedErrorKind.ClientError;
+        if (line.Contains("too large", StringComparison.Ordinal))
+        {
+            kind = MemcachedErrorKind.ValueTooLarge;
+        }
+
+        return new MemcachedException(kind, server, operation, $"{operation} on {server}: the server replied \"{line}\".");
+    }
+
+    /// <summary>The same failure as a new exception for one caller's operation (one exception object is never shared by several calls).</summary>
+    internal static MemcachedException ForOperation(MemcachedException ex, string operation)
+    {
+        string prefix = $"{ex.Operation} on {ex.Server}: ";
+        string detail = ex.Message.StartsWith(prefix, StringComparison.Ordinal) ? ex.Message[prefix.Length..] : ex.Message;
+        return new MemcachedException(ex.Kind, ex.Server, operation, $"{operation} on {ex.Server}: {detail}", ex.InnerException ?? ex);
+    }
+
+    internal static MemcachedException ProtocolError(string server, string operation, string problem) =>
+        new(MemcachedErrorKind.ProtocolError, server, operation,
+            $"{operation} on {server}: protocol error: {problem}; the connection was closed.");
+}

@@ -1,0 +1,216 @@
+using System.Diagnostics.CodeAnalysis;
+
+using CacheSerializer.Transcoding;
+
+namespace CacheSerializer;
+
+/// <summary>
+/// Every error the package throws on purpose, built in one place, one partial per part (this file: the transcoder's, each
+/// naming the flags, the type, the member and the fix; ThrowHelper.Memcached.cs: the client's). <c>[DoesNotReturn]</c>
+/// methods throw; the others return the exception for a <c>throw</c> at the call site.
+/// </summary>
+/// <remarks>The partials sit at the package root, as System.Text.Json's do, so that every part reaches the one helper.</remarks>
+internal static partial class ThrowHelper
+{
+    private const string FormatDoc = "docs/format.md";
+
+    [DoesNotReturn]
+    public static void WrongLength(uint flags, Type? type, int expected, int actual) =>
+        throw new TranscoderException(
+            $"Malformed item: flags 0x{flags:X4} ({Describe(type)}) hold exactly {expected} bytes, this item has {actual}.", flags, type);
+
+    [DoesNotReturn]
+    public static T Malformed<T>(uint flags, Type? type, string detail) =>
+        throw new TranscoderException($"Malformed item under flags 0x{flags:X4} ({Describe(type)}): {detail}.", flags, type);
+
+    [DoesNotReturn]
+    public static void Malformed(uint flags, Type? type, string detail) =>
+        throw new TranscoderException($"Malformed item under flags 0x{flags:X4} ({Describe(type)}): {detail}.", flags, type);
+
+    public static TranscoderException ReadFailed(uint flags, Type? expected, Exception cause) =>
+        new($"Cannot read the item under flags 0x{flags:X4} as {Describe(expected)}: {cause.Message}", flags, expected, cause);
+
+    public static TranscoderException WriteFailed(uint flags, Type type, Exception cause) =>
+        new($"Cannot store a {type} (flags 0x{flags:X4}): {cause.Message}", flags, type, cause);
+
+    [DoesNotReturn]
+    public static T WrongType<T>(uint flags, Type stored)
+    {
+        WrongType(flags, stored, typeof(T));
+        return default;
+    }
+
+    [DoesNotReturn]
+    public static void WrongType(uint flags, Type stored, Type expected) =>
+        throw new TranscoderException(
+            $"The item under flags 0x{flags:X4} holds a {stored}, not a {expected}. Read it as {stored} (or object), or store a {expected}.",
+            flags,
+            expected);
+
+    [DoesNotReturn]
+    public static T NullNotAllowed<T>(uint flags) =>
+        throw new TranscoderException(
+            $"The item under flags 0x{flags:X4} holds null, which a {typeof(T)} cannot hold; read it as {typeof(T)}? or object.",
+            flags,
+            typeof(T));
+
+    [DoesNotReturn]
+    public static T UnknownFlags<T>(uint flags) =>
+        throw new TranscoderException(
+            $"No codec reads flags 0x{flags:X4} and no inner transcoder is set (ProtobufTranscoderOptions.InnerTranscoder); see {FormatDoc} for the flags this transcoder owns.",
+            flags,
+            typeof(T));
+
+    [DoesNotReturn]
+    public static object NotEnyimObject(uint flags, Type type) =>
+        throw new TranscoderException(
+            $"Nothing reads flags 0x{flags:X4}: they are neither this transcoder's nor EnyimMemcachedCore DefaultTranscoder's object entries "
+            + $"(0x0101, 0x010F); see {FormatDoc} for the flags each reads.",
+            flags,
+            type);
+
+    public static TranscoderException Unstorable(Type type, bool fallbackOn, TranscoderException? reason) =>
+        reason is not null && fallbackOn
+            ? new($"{reason.Message} (Nor is {type} in ProtobufTranscoderOptions.BinaryFormatterFallbackTypes, the unsafe last resort.)", null, type, reason.InnerException)
+            : reason ?? new(
+                $"Cannot store a {type}: no codec handles it. Give it a protobuf contract ([ProtoContract] with [ProtoMember(n)], or "
+                + $"[DataContract] with [DataMember(Order = n)]), register a CacheCodec<{type.Name}> in ProtobufTranscoderOptions.Codecs, or, as a "
+                + "last resort, list it in ProtobufTranscoderOptions.BinaryFormatterFallbackTypes.",
+                null,
+                type);
+
+    public static TranscoderException NoContract(Type type) =>
+        new(
+            $"Cannot store a {type}: protobuf-net has no contract for it. Mark it [ProtoContract] with [ProtoMember(n)] on its members "
+            + "(or [DataContract] with [DataMember(Order = n)]), configure it on the model (RuntimeTypeModel.Add, a surrogate), register a "
+            + $"CacheCodec<{type.Name}> in ProtobufTranscoderOptions.Codecs, or, as a last resort, list it in "
+            + "ProtobufTranscoderOptions.BinaryFormatterFallbackTypes.",
+            null,
+            type);
+
+    public static TranscoderException UndeclaredSubtype(Type stored, Type derived, Type contract, int freeNumber) =>
+        new(
+            $"Cannot store a {stored}: {derived} derives from the contract {contract}, which does not declare it as a subtype, so protobuf-net "
+            + $"would store only {derived}'s own members and read the entry back as a {contract}. Add [ProtoInclude({freeNumber}, typeof({derived.Name}))] "
+            + $"to {contract.Name} ({freeNumber} is its lowest free field number), or call model[typeof({contract.Name})].AddSubType({freeNumber}, typeof({derived.Name})).",
+            null,
+            stored);
+
+    public static TranscoderException IncludeNumberClash(Type stored, Type contract, Type derived, string member, int number, int freeNumber) =>
+        new(
+            $"Cannot store a {stored}: {contract} includes its subtype {derived} at field number {number}, which its member {member} also uses "
+            + $"(protobuf-net: \"duplicate field number\"). Give the [ProtoInclude] a free number, such as {freeNumber}.",
+            null,
+            stored);
+
+    public static TranscoderException CollectionWithMembers(Type stored, Type collection, IEnumerable<string> members) =>
+        new(
+            $"Cannot store a {stored}: {collection} is a collection with members of its own ({string.Join(", ", members)}), and protobuf-net "
+            + "writes a collection as its items only, so those members would be lost. Hold the items in a member of a contract instead "
+            + $"of deriving from the collection (composition), or mark {collection.Name} [ProtoContract(IgnoreListHandling = true)] so "
+            + "its members are written and its items are not.",
+            null,
+            stored);
+
+    public static TranscoderException ParseableDateTimeOffset(Type stored, Type contract, string member) =>
+        new(
+            $"Cannot store a {stored}: {contract}.{member} is a DateTimeOffset, which protobuf-net writes with AllowParseableTypes (on in the "
+            + "transcoder's default model) as its ToString() text, dropping everything below the second and depending on the culture. Use a "
+            + "model with AllowParseableTypes off (var model = ProtobufTranscoder.CreateModel(); model.AllowParseableTypes = false; then "
+            + "ProtobufTranscoderOptions.Model = model): the transcoder's DateTimeOffset surrogate then keeps every tick and the offset. Or store "
+            + "the value as a DateTime in UTC plus its offset.",
+            null,
+            stored);
+
+    public static TranscoderException PrefilledCollection(Type stored, Type contract, string member) =>
+        new(
+            $"Cannot store a {stored}: the constructor of {contract} fills its collection {member}, and protobuf-net adds what it reads to "
+            + $"the items already there (an empty or null {member} reads back as the constructor's items, OverwriteList or not). Have the "
+            + "constructor leave it null or empty, and fill it where the object is built.",
+            null,
+            stored);
+
+    public static TranscoderException NotReadable(Type type, Exception cause) =>
+        new(
+            $"Cannot store a {type}: protobuf-net could write it but not read it back ({cause.Message}). Give it a parameterless "
+            + "constructor (or [ProtoContract(SkipConstructor = true)]), and use collection types that can be created and added to.",
+            null,
+            type,
+            cause);
+
+    public static TranscoderException NullWrappingUnavailable(Version? protobufNetVersion) =>
+        new(
+            $"The protobuf-net in this application ({protobufNetVersion}) does not let CacheSerializer apply its null-wrapped collection "
+            + "layout ([NullWrappedCollection]) at model-build time, which it does on protobuf-net 3.4.40 through ValueMember.NullWrappedCollection. "
+            + "Use protobuf-net 3.4.40, or set ProtobufTranscoderOptions.NullWrappedCollections = false (null and empty collections are then "
+            + "written alike, as plain protobuf-net does).");
+
+    public static TranscoderException NameTaken(string name, Type existing, Type type) =>
+        new(
+            $"Two types are stored under the name '{name}': {existing} and {type}. A payload could not say which one it holds; "
+            + "rename one of them, or keep only one of them in the cache.",
+            null,
+            type);
+
+    public static TranscoderException HashTaken(uint hash, Type existing, Type type) =>
+        new(
+            $"The type names of {existing} and {type} have the same 32-bit hash (0x{hash:X8}), which an object item's header carries: "
+            + $"a payload could not say which one it holds. Give one of them an alias in ProtobufTranscoderOptions.TypeAliases.",
+            null,
+            type);
+
+    [DoesNotReturn]
+    public static void TooLarge(Type type, uint flags, int size, int limit) =>
+        throw new TranscoderException(
+            $"A {type} stores as {size} bytes (flags 0x{flags:X4}), above ProtobufTranscoderOptions.MaxValueSize ({limit} bytes); memcached would refuse it. "
+            + "Store less, turn on compression, or raise MaxValueSize (the client's MemcachedClientOptions.MaxValueSize, which it follows) together with memcached's -I item size limit.",
+            flags,
+            type);
+
+    [DoesNotReturn]
+    public static Type UnknownType(uint flags, TypeKey key, Type? expected) =>
+        throw new TranscoderException(
+            key.Alias != 0
+                ? $"The item under flags 0x{flags:X4} names type alias {key.Alias}, which is not in ProtobufTranscoderOptions.TypeAliases."
+                : $"The item under flags 0x{flags:X4} names type {key}, which this transcoder does not know; types are never loaded by a name "
+                  + "from a payload. Read it with Deserialize<T> of that type (or of its base contract), or add the type to "
+                  + "ProtobufTranscoderOptions.KnownTypes or TypeAliases.",
+            flags,
+            expected);
+
+    [DoesNotReturn]
+    public static void WrongCodecForType(uint flags, Type type) =>
+        throw new TranscoderException(
+            $"Malformed item: flags 0x{flags:X4} name the type {type}, which is not stored under these flags (see {FormatDoc}).", flags, type);
+
+    public static TranscoderException BinaryFormatterUnavailable(uint flags, Type? type, Exception cause) =>
+        new(
+            "The BinaryFormatter fallback is on (ProtobufTranscoderOptions.BinaryFormatterFallbackTypes), but BinaryFormatter is not available in this "
+            + "application. On .NET 9 and later add to the application's project file: <PackageReference Include=\"System.Runtime.Serialization.Formatters\" "
+            + "Version=\"10.0.*\" /> and <EnableUnsafeBinaryFormatterSerialization>true</EnableUnsafeBinaryFormatterSerialization> in a <PropertyGroup>.",
+            flags,
+            type,
+            cause);
+
+    public static TranscoderException BinaryFormatterRefused(uint flags, string typeName, string assemblyName, bool writing) =>
+        new(
+            (writing ? $"Cannot store through BinaryFormatter: the value contains a '{typeName}'" : $"The BinaryFormatter item under flags 0x{flags:X4} names '{typeName}'")
+            + $" ({assemblyName}), which is not in ProtobufTranscoderOptions.BinaryFormatterFallbackTypes; "
+            + (writing ? "add it there if it is safe to read back." : "it was refused before anything of it was created."),
+            flags,
+            null);
+
+    [DoesNotReturn]
+    public static object BinaryFormatterOff(uint flags, Type? expected) =>
+        throw new TranscoderException(
+            $"The item under flags 0x{flags:X4} was written by the BinaryFormatter fallback, which is off here; it is read only for the types in "
+            + "ProtobufTranscoderOptions.BinaryFormatterFallbackTypes.",
+            flags,
+            expected);
+
+    [DoesNotReturn]
+    public static void InvalidOption(string property, string problem) =>
+        throw new ArgumentException($"ProtobufTranscoderOptions.{property} {problem}");
+
+    private static string Describe(Type? type) => (type ?? typeof(object)).ToString();
+}

@@ -1,0 +1,127 @@
+using System.Buffers.Binary;
+using System.Runtime.InteropServices;
+using System.Text;
+using Google.Protobuf;
+
+namespace CacheSerializer.Transcoding;
+
+/// <summary>
+/// The type header in front of every object payload (flags 0xC540 and 0xC541): one protobuf varint <c>key</c>, then
+/// what the key announces. <c>key</c> odd: a registered alias, <c>key &gt;&gt; 1</c> (1-65535; 1-63 take one byte).
+/// <c>key</c> even and not 0: a stable type name of <c>key &gt;&gt; 1</c> UTF-8 bytes (1-1024). <c>key</c> 0: the 32-bit
+/// hash of the stable type name, 4 bytes little-endian (<see cref="StableTypeName.Hash"/>). The body follows to the end.
+/// </summary>
+/// <remarks>
+/// Google.Protobuf messages are written with their name, protobuf-net objects with the hash (5 bytes in all); both read
+/// every form. The varint is Google.Protobuf's (CodedOutputStream/CodedInputStream), like every varint of the package.
+/// </remarks>
+internal static class TypeHeader
+{
+    public const int MaxNameBytes = 1024;
+
+    public const int MaxAlias = 65535;
+
+    private const int HashLength = 4;
+
+    private static readonly UTF8Encoding StrictUtf8 = new(encoderShouldEmitUTF8Identifier: false, throwOnInvalidBytes: true);
+
+    public static byte[] ForName(string name)
+    {
+        var length = StrictUtf8.GetByteCount(name);
+        if (length is 0 or > MaxNameBytes)
+        {
+            throw new ArgumentException($"A type name in a header has 1-{MaxNameBytes} UTF-8 bytes; '{name}' has {length}.", nameof(name));
+        }
+
+        var key = (uint)length << 1;
+        var keySize = CodedOutputStream.ComputeUInt32Size(key);
+        var header = new byte[keySize + length];
+        WriteKey(header, key);
+        StrictUtf8.GetBytes(name, header.AsSpan(keySize));
+        return header;
+    }
+
+    public static byte[] ForAlias(int alias)
+    {
+        if (alias is < 1 or > MaxAlias)
+        {
+            throw new ArgumentOutOfRangeException(nameof(alias), alias, $"A type alias is 1-{MaxAlias}.");
+        }
+
+        var key = ((uint)alias << 1) | 1;
+        var header = new byte[CodedOutputStream.ComputeUInt32Size(key)];
+        WriteKey(header, key);
+        return header;
+    }
+
+    public static byte[] ForHash(uint hash)
+    {
+        var header = new byte[1 + HashLength];
+        BinaryPrimitives.WriteUInt32LittleEndian(header.AsSpan(1), hash);
+        return header;
+    }
+
+    /// <summary>Reads a header; returns its length and what it names.</summary>
+    public static int Read(ReadOnlyMemory<byte> payload, uint flags, Type? expected, out TypeKey key)
+    {
+        if (payload.IsEmpty)
+        {
+            ThrowHelper.Malformed(flags, expected, "the payload is empty, an object payload starts with a type header");
+        }
+
+        if (!MemoryMarshal.TryGetArray(payload, out var segment))
+        {
+            segment = new ArraySegment<byte>(payload.ToArray());
+        }
+
+        // A varint of more than 5 bytes, or one cut short, makes Google.Protobuf throw InvalidProtocolBufferException,
+        // which the transcoder reports as a malformed item.
+        var input = new CodedInputStream(segment.Array!, segment.Offset, segment.Count);
+        var raw = input.ReadUInt32();
+        var keyLength = (int)input.Position - segment.Offset;
+
+        if ((raw & 1) != 0)
+        {
+            var alias = (int)(raw >> 1);
+            if (alias is < 1 or > MaxAlias)
+            {
+                ThrowHelper.Malformed(flags, expected, $"type alias {alias} is outside 1-{MaxAlias}");
+            }
+
+            key = TypeKey.ForAlias(alias);
+            return keyLength;
+        }
+
+        if (raw == 0)
+        {
+            if (segment.Count - keyLength < HashLength)
+            {
+                ThrowHelper.Malformed(flags, expected, $"a type hash needs {HashLength} bytes, the payload has {segment.Count - keyLength} after the header key");
+            }
+
+            key = TypeKey.ForHash(BinaryPrimitives.ReadUInt32LittleEndian(segment.AsSpan(keyLength, HashLength)));
+            return keyLength + HashLength;
+        }
+
+        var nameLength = raw >> 1;
+        if (nameLength > MaxNameBytes)
+        {
+            ThrowHelper.Malformed(flags, expected, $"a type name of {nameLength} bytes is outside 1-{MaxNameBytes}");
+        }
+
+        if (nameLength > segment.Count - keyLength)
+        {
+            ThrowHelper.Malformed(flags, expected, $"the type name needs {nameLength} bytes, the payload has {segment.Count - keyLength} after the header key");
+        }
+
+        key = TypeKey.ForName(StrictUtf8.GetString(segment.AsSpan(keyLength, (int)nameLength)));
+        return keyLength + (int)nameLength;
+    }
+
+    private static void WriteKey(byte[] header, uint key)
+    {
+        using var output = new CodedOutputStream(header);
+        output.WriteUInt32(key);
+        output.Flush();
+    }
+}

@@ -1,0 +1,79 @@
+using System.Net;
+using System.Text.Json;
+using System.Text.RegularExpressions;
+using CacheSerializer.WebApp;
+using CacheSerializer.Workloads.Servers;
+using Microsoft.AspNetCore.Builder;
+using Microsoft.AspNetCore.Hosting.Server;
+using Microsoft.AspNetCore.Hosting.Server.Features;
+using Microsoft.Extensions.DependencyInjection;
+
+namespace CacheSerializer.Samples.Tests.WebApp;
+
+/// <summary>The README's quick start is the sample's code, exactly, and it works against a real memcached.</summary>
+public sealed partial class QuickStartTests
+{
+    [Fact]
+    public void Readme_QuickStartBlock_IsQuickStartCsExactly()
+    {
+        var blocks = CSharpBlocks(File.ReadAllText(RepositoryFile("README.md")));
+
+        Assert.Equal(Normalize(File.ReadAllText(RepositoryFile("src/Samples/CacheSerializer.WebApp/QuickStart.cs"))), blocks[0]);
+    }
+
+    [Fact]
+    public void Readme_ModelBlock_IsTheStartOfCatalogCsExactly()
+    {
+        var blocks = CSharpBlocks(File.ReadAllText(RepositoryFile("README.md")));
+
+        Assert.StartsWith(blocks[1], Normalize(File.ReadAllText(RepositoryFile("src/Samples/CacheSerializer.WebApp/Catalog.cs"))), StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task QuickStart_AgainstRealMemcached_SecondReadIsACacheHitOfTheSubtype()
+    {
+        using var server = MemcachedServer.Start();
+        await using var app = QuickStart.Build(
+        [
+            "--urls", "http://127.0.0.1:0",
+            "--environment", "Production",
+            $"--Memcached:Servers:0={server.Endpoint}",
+            $"--Memcached:KeyPrefix=quickstart-{Guid.NewGuid():N}:",
+            "--Logging:LogLevel:Default=Warning",
+        ]);
+        await app.StartAsync();
+        var address = app.Services.GetRequiredService<IServer>().Features.Get<IServerAddressesFeature>()!.Addresses.Single();
+        using var http = new HttpClient { BaseAddress = new Uri(address), Timeout = TimeSpan.FromSeconds(10) };
+
+        var first = await http.GetStringAsync(new Uri("/products/1", UriKind.Relative));
+        var second = await http.GetAsync(new Uri("/products/1", UriKind.Relative));
+
+        Assert.Equal(HttpStatusCode.OK, second.StatusCode);
+        Assert.Equal(first, await second.Content.ReadAsStringAsync());
+        using var json = JsonDocument.Parse(first);
+        Assert.Equal("978-1449373320", json.RootElement.GetProperty("isbn").GetString());
+        Assert.Equal(1, app.Services.GetRequiredService<ProductRepository>().Loads);
+        await app.StopAsync();
+    }
+
+    private static List<string> CSharpBlocks(string markdown) =>
+        [.. CSharpBlock().Matches(Normalize(markdown)).Select(match => match.Groups[1].Value)];
+
+    private static string Normalize(string text) => text.ReplaceLineEndings("\n");
+
+    private static string RepositoryFile(string relative)
+    {
+        for (var directory = new DirectoryInfo(AppContext.BaseDirectory); directory is not null; directory = directory.Parent)
+        {
+            if (File.Exists(Path.Combine(directory.FullName, "CacheSerializer.sln")))
+            {
+                return Path.Combine(directory.FullName, relative);
+            }
+        }
+
+        throw new FileNotFoundException($"No CacheSerializer.sln above {AppContext.BaseDirectory}.");
+    }
+
+    [GeneratedRegex("```csharp\n(.*?)```", RegexOptions.Singleline)]
+    private static partial Regex CSharpBlock();
+}

@@ -1,0 +1,201 @@
+using System.Buffers.Binary;
+using System.IO.Compression;
+using System.Text;
+
+namespace CacheSerializer.Tests.Transcoding;
+
+public class CompressionTests
+{
+    private static readonly string Compressible = string.Concat(Enumerable.Repeat("the quick brown fox jumps over the lazy dog; ", 200));
+
+    private static ProtobufTranscoder With(TranscoderCompression algorithm, int threshold = 1024, int ratio = 64) =>
+        new(new ProtobufTranscoderOptions { Compression = algorithm, CompressionThreshold = threshold, MaxDecompressionRatio = ratio });
+
+    /// <summary>A compressed payload as docs/format.md describes it: algorithm byte, declared length, stream.</summary>
+    private static byte[] CompressedPayload(byte algorithm, uint declared, byte[] uncompressed)
+    {
+        using var output = new MemoryStream();
+        output.WriteByte(algorithm);
+        Span<byte> length = stackalloc byte[4];
+        BinaryPrimitives.WriteUInt32LittleEndian(length, declared);
+        output.Write(length);
+        using (var brotli = new BrotliStream(output, CompressionLevel.Optimal, leaveOpen: true))
+        {
+            brotli.Write(uncompressed);
+        }
+
+        return output.ToArray();
+    }
+
+    [Fact]
+    public void Serialize_CompressionOffByDefault_StoresPlainUtf8()
+    {
+        var item = new ProtobufTranscoder().Serialize(Compressible);
+
+        Assert.Equal(0x0112u, item.Flags);
+        Assert.Equal(Encoding.UTF8.GetByteCount(Compressible), item.Data.Count);
+    }
+
+    [Theory]
+    [InlineData(TranscoderCompression.Brotli, 1)]
+    [InlineData(TranscoderCompression.Deflate, 2)]
+    [InlineData(TranscoderCompression.ZLib, 3)]
+    public void Serialize_CompressibleAboveThreshold_SetsBitAndRoundTrips(TranscoderCompression algorithm, byte id)
+    {
+        var transcoder = With(algorithm);
+
+        var item = transcoder.Serialize(Compressible);
+
+        Assert.Equal(0x0192u, item.Flags);
+        Assert.Equal(id, item.Data[0]);
+        Assert.Equal((uint)Encoding.UTF8.GetByteCount(Compressible), BinaryPrimitives.ReadUInt32LittleEndian(item.Data.AsSpan(1)));
+        Assert.True(item.Data.Count < Compressible.Length / 10, $"{item.Data.Count} bytes");
+        Assert.Equal(Compressible, transcoder.Deserialize(item));
+        Assert.Equal(Compressible, transcoder.Deserialize<string>(item));
+    }
+
+    [Fact]
+    public void Deserialize_CompressedItem_ReadsWhateverTheReadersOwnSetting()
+    {
+        var item = With(TranscoderCompression.Deflate).Serialize(Compressible);
+
+        Assert.Equal(Compressible, new ProtobufTranscoder().Deserialize(item));
+        Assert.Equal(Compressible, With(TranscoderCompression.Brotli).Deserialize(item));
+    }
+
+    [Fact]
+    public void Serialize_BelowThreshold_IsNotCompressed()
+    {
+        var item = With(TranscoderCompression.Brotli, threshold: 100_000).Serialize(Compressible);
+
+        Assert.Equal(0x0112u, item.Flags);
+    }
+
+    [Fact]
+    public void Serialize_Incompressible_IsStoredAsIs()
+    {
+        var random = new byte[4096];
+        new Random(42).NextBytes(random);
+
+        var item = With(TranscoderCompression.Brotli, threshold: 0).Serialize(random);
+
+        Assert.Equal(0xFA52u, item.Flags);
+        Assert.Equal(random, item.Bytes());
+    }
+
+    [Fact]
+    public void Serialize_FixedSizeValue_IsNeverCompressed()
+    {
+        Assert.Equal(0xC520u, With(TranscoderCompression.Brotli, threshold: 0).Serialize(0m).Flags);
+    }
+
+    [Fact]
+    public void Serialize_MessageAboveThreshold_CompressesWholePayloadWithHeader()
+    {
+        var transcoder = With(TranscoderCompression.ZLib, threshold: 64);
+        var person = new Messages.Person { Name = Compressible };
+
+        var item = transcoder.Serialize(person);
+
+        Assert.Equal(0xC5C0u, item.Flags);
+        Assert.Equal(person, transcoder.Deserialize<Messages.Person>(item));
+    }
+
+    [Fact]
+    public void Serialize_SmallButVeryCompressible_IsCompressedUnderTheMaxValueSizeFloor()
+    {
+        var zeros = new byte[100_000];
+        var transcoder = With(TranscoderCompression.Brotli, ratio: 2);
+
+        var item = transcoder.Serialize(zeros);
+
+        Assert.Equal(0xFAD2u, item.Flags);
+        Assert.True(item.Data.Count < 1000, $"{item.Data.Count} bytes");
+        Assert.Equal(zeros, transcoder.Deserialize<byte[]>(item));
+    }
+
+    [Fact]
+    public void Serialize_BeyondDecompressionLimit_IsNotCompressedAndHitsTheSizeGuard()
+    {
+        // 300 KB of zeros compress to a few hundred bytes, but a reader accepts at most max(MaxValueSize, 2 x stored):
+        // the writer never stores what a reader would refuse.
+        var transcoder = new ProtobufTranscoder(new ProtobufTranscoderOptions
+        {
+            Compression = TranscoderCompression.Brotli,
+            MaxDecompressionRatio = 2,
+            MaxValueSize = 200_000,
+        });
+
+        var e = Assert.Throws<TranscoderException>(() => transcoder.Serialize(new byte[300_000]));
+
+        Assert.StartsWith("A System.Byte[] stores as 300000 bytes (flags 0xFA52)", e.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Deserialize_HostileDeclaredLength_IsRefusedBeforeAllocating()
+    {
+        var payload = CompressedPayload(1, uint.MaxValue, [1, 2, 3]);
+
+        var e = Assert.Throws<TranscoderException>(() => new ProtobufTranscoder().Deserialize(TranscoderTestHelpers.Item(0x0192, payload)));
+
+        Assert.Contains($"declares {uint.MaxValue} bytes uncompressed, more than the limit of 1048576 (MaxValueSize 1048576,", e.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Deserialize_ClaimWithoutData_AllocatesLittle()
+    {
+        // A tiny item declaring the full 1 MiB it may: the output grows only as data arrives.
+        var payload = CompressedPayload(1, 1024 * 1024, new byte[10]);
+        var before = GC.GetAllocatedBytesForCurrentThread();
+
+        Assert.Throws<TranscoderException>(() => new ProtobufTranscoder().Deserialize(TranscoderTestHelpers.Item(0xFAD2, payload)));
+
+        Assert.True(GC.GetAllocatedBytesForCurrentThread() - before < 256 * 1024, "allocated the declared length up front");
+    }
+
+    [Fact]
+    public void Deserialize_BombBeyondDeclaredLength_StopsAtTheBound()
+    {
+        // 64 MB of zeros compresses to a few hundred bytes; the item declares a length within the ratio bound but the
+        // stream holds far more: reading stops one byte past the declared length.
+        var bomb = new byte[64 * 1024 * 1024];
+        var payload = CompressedPayload(1, 1000, bomb);
+        var before = GC.GetAllocatedBytesForCurrentThread();
+
+        var e = Assert.Throws<TranscoderException>(() => new ProtobufTranscoder().Deserialize(TranscoderTestHelpers.Item(0xFAD2, payload)));
+
+        Assert.Contains("holds more than the 1000 bytes it declares", e.Message, StringComparison.Ordinal);
+        Assert.True(GC.GetAllocatedBytesForCurrentThread() - before < 4 * 1024 * 1024, "decompression allocated far more than declared");
+    }
+
+    [Fact]
+    public void Deserialize_StreamShorterThanDeclared_Throws()
+    {
+        var payload = CompressedPayload(1, 100, new byte[50]);
+
+        var e = Assert.Throws<TranscoderException>(() => new ProtobufTranscoder().Deserialize(TranscoderTestHelpers.Item(0xFAD2, payload)));
+
+        Assert.Contains("ends after 50 of the 100 bytes", e.Message, StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [InlineData(new byte[] { })]
+    [InlineData(new byte[] { 1, 0, 0 })]
+    [InlineData(new byte[] { 9, 3, 0, 0, 0, 1, 2, 3 })]
+    [InlineData(new byte[] { 2, 3, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF })]
+    [InlineData(new byte[] { 3, 3, 0, 0, 0, 0x78, 0x9C, 0xFF })]
+    public void Deserialize_CorruptCompressedPayload_ThrowsTranscoderException(byte[] payload)
+    {
+        var e = Assert.Throws<TranscoderException>(() => new ProtobufTranscoder().Deserialize(TranscoderTestHelpers.Item(0x0192, payload)));
+
+        Assert.Equal(0x0192u, e.Flags);
+    }
+
+    [Fact]
+    public void Deserialize_CompressionBitOnNullFlag_IsNotOursAndGoesToInner()
+    {
+        var e = Assert.Throws<TranscoderException>(() => new ProtobufTranscoder { }.Deserialize(TranscoderTestHelpers.Item(0x0182)));
+
+        Assert.Equal(0x0182u, e.Flags);
+    }
+}
