@@ -76,6 +76,10 @@ internal static class LoadTestRunner
         display.Message(settings.Operations is long ops
             ? $"{contenders.Count} contenders, {ops:N0} operations each, {settings.Users} users, {settings.Keys:N0} keys, {settings.ReadRatio:P0} gets"
             : $"{contenders.Count} contenders, {settings.Duration.TotalSeconds:0.#} s each, {settings.Users} users, {settings.Keys:N0} keys, {settings.ReadRatio:P0} gets");
+        if (settings.KillNodeAt is TimeSpan killAt)
+        {
+            display.Message($"fault mode: {servers.Endpoints[^1]} is killed {killAt.TotalSeconds:0.#} s into each pass and restarted {settings.RestartNodeAfter.TotalSeconds:0.#} s later; auto-eject {(settings.AutoEject ? "on" : "off")}");
+        }
 
         var passes = new List<PassResult>();
         for (int i = 0; i < contenders.Count && !cancellationToken.IsCancellationRequested; i++)
@@ -83,7 +87,7 @@ internal static class LoadTestRunner
             Contender contender = contenders[i];
             int passIndex = i;
             var progress = new PassProgress(contender.Name, new PassCounters(), settings.Duration, settings.Operations);
-            Task<PassResult> pass = Task.Run(() => ContenderPass.RunAsync(contender, passIndex, servers.Endpoints, settings, mix, progress, cancellationToken), CancellationToken.None);
+            Task<PassResult> pass = Task.Run(() => ContenderPass.RunAsync(contender, passIndex, servers, settings, mix, progress, cancellationToken), CancellationToken.None);
             try
             {
                 passes.Add(await display.TrackAsync(progress, pass).ConfigureAwait(false));
