@@ -35,9 +35,7 @@ internal readonly ref struct MetaReply
         ReadOnlySpan<byte> rest = Flags;
         while (!rest.IsEmpty)
         {
-            int space = rest.IndexOf((byte)' ');
-            ReadOnlySpan<byte> item = space < 0 ? rest : rest[..space];
-            rest = space < 0 ? default : rest[(space + 1)..];
+            ReadOnlySpan<byte> item = NextToken(ref rest);
             if (!item.IsEmpty && item[0] == flag)
             {
                 token = item[1..];
@@ -63,6 +61,29 @@ internal readonly ref struct MetaReply
         }
 
         return value;
+    }
+
+    /// <summary>Reads the recache flags (<c>W</c>, <c>X</c>, <c>Z</c>): tokens of one letter, which no requested flag is.</summary>
+    internal RecacheFlags GetRecacheFlags()
+    {
+        RecacheFlags flags = RecacheFlags.None;
+        ReadOnlySpan<byte> rest = Flags;
+        while (!rest.IsEmpty)
+        {
+            ReadOnlySpan<byte> item = NextToken(ref rest);
+            if (item.Length == 1)
+            {
+                flags |= item[0] switch
+                {
+                    (byte)'W' => RecacheFlags.Won,
+                    (byte)'X' => RecacheFlags.Stale,
+                    (byte)'Z' => RecacheFlags.WinSent,
+                    _ => RecacheFlags.None,
+                };
+            }
+        }
+
+        return flags;
     }
 
     /// <summary>Reads the client flags (<c>f</c>), a 32-bit unsigned number; absent means 0.</summary>
@@ -101,5 +122,14 @@ internal readonly ref struct MetaReply
         {
             throw new ProtocolViolationException($"reply \"{LineText}\" does not carry the opaque O{expected} of the request at the head of the pipeline");
         }
+    }
+
+    /// <summary>Cuts the first space-separated token off <paramref name="rest"/>.</summary>
+    private static ReadOnlySpan<byte> NextToken(scoped ref ReadOnlySpan<byte> rest)
+    {
+        int space = rest.IndexOf((byte)' ');
+        ReadOnlySpan<byte> token = space < 0 ? rest : rest[..space];
+        rest = space < 0 ? default : rest[(space + 1)..];
+        return token;
     }
 }

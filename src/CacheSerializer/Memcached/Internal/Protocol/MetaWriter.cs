@@ -13,12 +13,40 @@ internal static class MetaWriter
 {
     private static ReadOnlySpan<byte> Crlf => "\r\n"u8;
 
-    /// <summary><c>mg &lt;key&gt; [b] [v f] [c] [t] [T&lt;ttl&gt;] [q] O&lt;opaque&gt;</c>; <c>touchTtl</c> is a new TTL to set on a hit, or -1 for none.</summary>
-    internal static void WriteGet(IBufferWriter<byte> writer, in MemcachedKey key, bool value, bool cas, long touchTtl, bool quiet, uint opaque, bool ttl = false)
+    /// <summary><c>mg &lt;key&gt; [b] [N&lt;vivify&gt;] [R&lt;recache&gt;] [v f] [c] [t] [T&lt;ttl&gt;] [q] O&lt;opaque&gt;</c>.</summary>
+    /// <param name="writer">The destination.</param>
+    /// <param name="key">The key.</param>
+    /// <param name="value"><c>v f</c>: return the value and its client flags.</param>
+    /// <param name="cas"><c>c</c>: return the CAS token.</param>
+    /// <param name="touchTtl"><c>T</c>: a new TTL to set on a hit, or -1 for none.</param>
+    /// <param name="quiet"><c>q</c>: no reply on a miss (in a batch ended by <c>mn</c>).</param>
+    /// <param name="opaque">The request's opaque.</param>
+    /// <param name="ttl"><c>t</c>: return the remaining TTL.</param>
+    /// <param name="vivifyTtl">With 0 or more, <c>N</c>: on a miss memcached creates an empty placeholder with this TTL
+    /// and answers this get with <c>W</c> (it won), later gets with <c>Z</c>; -1 for none.</param>
+    /// <param name="recacheTtl">With more than 0, <c>R</c>: a hit whose remaining TTL is below this many seconds wins
+    /// (<c>W</c>), once; 0 for none.</param>
+    internal static void WriteGet(IBufferWriter<byte> writer, in MemcachedKey key, bool value, bool cas, long touchTtl, bool quiet, uint opaque, bool ttl = false,
+        long vivifyTtl = -1, long recacheTtl = 0)
     {
-        var w = new Cursor(writer, key.Wire.Length + 64);
+        var w = new Cursor(writer, key.Wire.Length + 128);
         w.Ascii("mg "u8);
         WriteKey(ref w, key);
+
+        // memcached 1.6.18 applies the flags in the order they come: N before t, or t reports a new placeholder's
+        // TTL as -1 (checked on 1.6.18).
+        if (vivifyTtl >= 0)
+        {
+            w.Ascii(" N"u8);
+            w.Number((ulong)vivifyTtl);
+        }
+
+        if (recacheTtl > 0)
+        {
+            w.Ascii(" R"u8);
+            w.Number((ulong)recacheTtl);
+        }
+
         if (value)
         {
             w.Ascii(" v f"u8);
@@ -76,12 +104,34 @@ internal static class MetaWriter
         WriteBlock(writer, value);
     }
 
-    /// <summary><c>md &lt;key&gt; [b] [q] O&lt;opaque&gt;</c>.</summary>
-    internal static void WriteDelete(IBufferWriter<byte> writer, in MemcachedKey key, uint opaque)
+    /// <summary><c>md &lt;key&gt; [b] [C&lt;cas&gt;] [I] [T&lt;ttl&gt;] O&lt;opaque&gt;</c>.</summary>
+    /// <param name="writer">The destination.</param>
+    /// <param name="key">The key.</param>
+    /// <param name="opaque">The request's opaque.</param>
+    /// <param name="cas">Non-zero: only if the item's CAS token is this one (else <c>EX</c>).</param>
+    /// <param name="invalidate"><c>I</c>: mark the item stale instead of removing it (bumps its CAS, clears a win sent).</param>
+    /// <param name="ttl">With <paramref name="invalidate"/> and 0 or more: the stale item's new TTL (<c>T</c>); -1 keeps it.</param>
+    internal static void WriteDelete(IBufferWriter<byte> writer, in MemcachedKey key, uint opaque, ulong cas = 0, bool invalidate = false, long ttl = -1)
     {
-        var w = new Cursor(writer, key.Wire.Length + 48);
+        var w = new Cursor(writer, key.Wire.Length + 80);
         w.Ascii("md "u8);
         WriteKey(ref w, key);
+        if (cas != 0)
+        {
+            w.Ascii(" C"u8);
+            w.Number(cas);
+        }
+
+        if (invalidate)
+        {
+            w.Ascii(" I"u8);
+            if (ttl >= 0)
+            {
+                w.Ascii(" T"u8);
+                w.Number((ulong)ttl);
+            }
+        }
+
         WriteOpaqueAndEnd(ref w, opaque);
         w.Commit();
     }

@@ -3,7 +3,14 @@ using CacheSerializer.Memcached.Internal.Protocol;
 
 namespace CacheSerializer.Memcached.Internal.Requests;
 
-/// <summary><c>mg</c> with value and client flags: get, get-with-CAS, get-and-touch.</summary>
+/// <summary><c>mg</c> with value, client flags and CAS token: get, get-with-CAS, get-and-touch, and the lease of
+/// <c>MemcachedClient.GetOrCreateAsync</c> (<c>N</c> and <c>R</c>).</summary>
+/// <remarks>
+/// Every read asks for the CAS token (<c>c</c>), also when the caller does not want it: a plain read of an item marked
+/// stale receives its win (<c>W</c>, memcached 1.6.18 gives it to any <c>mg</c>), which it cannot act on, and hands it
+/// back through <c>returnWin</c> (<c>md &lt;key&gt; I C&lt;cas&gt;</c>) so that a caller of <c>GetOrCreateAsync</c>
+/// can refresh the item. A placeholder reads as a miss (<see cref="GetReply"/>).
+/// </remarks>
 internal sealed class GetRequest : MetaRequest<GetReply>
 {
     private readonly MemcachedKey _key;
@@ -11,35 +18,63 @@ internal sealed class GetRequest : MetaRequest<GetReply>
     private readonly bool _ttl;
     private readonly long _touchTtl;
     private readonly bool _pooled;
+    private readonly long _vivifyTtl;
+    private readonly long _recacheTtl;
+    private readonly Action<MemcachedKey, ulong>? _returnWin;
 
     /// <param name="key">The key.</param>
-    /// <param name="cas">Whether to ask for the CAS token.</param>
+    /// <param name="cas">Whether the caller wants the CAS token (it is read in any case; this names the operation "gets").</param>
     /// <param name="touchTtl">A TTL to set on a hit (get-and-touch), or -1.</param>
     /// <param name="ttl">Whether to ask for the remaining TTL.</param>
     /// <param name="pooled">Whether the value may be copied into a rented array (the caller then calls <see cref="GetReply.Release"/>).</param>
-    internal GetRequest(MemcachedKey key, bool cas, long touchTtl, bool ttl = false, bool pooled = false)
+    /// <param name="returnWin">Called on the read thread with the key and CAS token of a win this read received and
+    /// cannot use; null to keep it.</param>
+    internal GetRequest(MemcachedKey key, bool cas, long touchTtl, bool ttl = false, bool pooled = false, Action<MemcachedKey, ulong>? returnWin = null)
+        : this(key, cas, touchTtl, ttl, pooled, returnWin, vivifyTtl: -1, recacheTtl: 0)
+    {
+    }
+
+    private GetRequest(MemcachedKey key, bool cas, long touchTtl, bool ttl, bool pooled, Action<MemcachedKey, ulong>? returnWin, long vivifyTtl, long recacheTtl)
     {
         _key = key;
         _pooled = pooled;
         _cas = cas;
         _touchTtl = touchTtl;
         _ttl = ttl;
+        _returnWin = returnWin;
+        _vivifyTtl = vivifyTtl;
+        _recacheTtl = recacheTtl;
     }
 
-    internal override string Operation => _touchTtl >= 0 ? "gat" : _cas ? "gets" : "get";
+    internal override string Operation => _vivifyTtl >= 0 ? "get_or_create" : _touchTtl >= 0 ? "gat" : _cas ? "gets" : "get";
 
     private protected override string Command => "mg";
 
+    /// <summary>The read of <c>GetOrCreateAsync</c>: <c>mg &lt;key&gt; N&lt;vivifyTtl&gt; [R&lt;recacheTtl&gt;] v f c</c>.
+    /// A miss creates a placeholder and wins (<c>W</c>); a hit whose TTL is below <paramref name="recacheTtl"/>, or an
+    /// item marked stale, wins once; every other get of it meanwhile sees <c>Z</c>.</summary>
+    internal static GetRequest Lease(MemcachedKey key, long vivifyTtl, long recacheTtl, bool pooled) =>
+        new(key, cas: true, touchTtl: -1, ttl: false, pooled, returnWin: null, vivifyTtl, recacheTtl);
+
     internal override void Write(IBufferWriter<byte> writer) =>
-        MetaWriter.WriteGet(writer, _key, value: true, _cas, _touchTtl, quiet: false, Opaque, _ttl);
+        MetaWriter.WriteGet(writer, _key, value: true, cas: true, _touchTtl, quiet: false, Opaque, _ttl, _vivifyTtl, _recacheTtl);
 
     private protected override bool OnReply(in MetaReply reply)
     {
         switch (reply.Code)
         {
             case MetaReplyCode.Value:
-                var item = new CacheItem(reply.GetFlags(), GetReply.Copy(reply.Data, _pooled));
-                Complete(new GetReply(item, reply.GetNumber((byte)'c'), _ttl ? reply.GetTtl() : -1, _pooled), "hit");
+                GetReply result = GetReply.FromValue(reply, _ttl, _pooled);
+                if (result.Won && _returnWin is not null)
+                {
+                    _returnWin(_key, result.Cas);
+                }
+
+                Complete(result, _vivifyTtl < 0 ? (result.Hit ? "hit" : "miss")
+                    : result.Won ? "won"
+                    : result.IsPlaceholder ? "locked"
+                    : result.Stale ? "stale"
+                    : "hit");
                 return true;
             case MetaReplyCode.Miss:
                 Complete(default, "miss");

@@ -3,35 +3,60 @@ using CacheSerializer.Memcached.Internal.Protocol;
 
 namespace CacheSerializer.Memcached.Internal.Requests;
 
-/// <summary>Commands on one key that answer yes or no: delete (<c>md</c>) and touch (<c>mg</c> with <c>T</c>, no value).</summary>
+/// <summary>Commands on one key that answer yes or no: delete (<c>md</c>), invalidate (<c>md ... I</c>: mark stale) and
+/// touch (<c>mg</c> with <c>T</c>, no value).</summary>
 internal sealed class KeyRequest : MetaRequest<bool>
 {
     private readonly MemcachedKey _key;
-    private readonly long _touchTtl;
+    private readonly Kind _kind;
+    private readonly long _ttl;
+    private readonly ulong _cas;
+    private readonly Action<MemcachedKey, ulong>? _returnWin;
 
-    private KeyRequest(MemcachedKey key, long touchTtl)
+    private KeyRequest(MemcachedKey key, Kind kind, long ttl, ulong cas, Action<MemcachedKey, ulong>? returnWin)
     {
         _key = key;
-        _touchTtl = touchTtl;
+        _kind = kind;
+        _ttl = ttl;
+        _cas = cas;
+        _returnWin = returnWin;
     }
 
-    internal override string Operation => _touchTtl >= 0 ? "touch" : "delete";
+    private enum Kind
+    {
+        Delete,
+        Invalidate,
+        Touch,
+    }
 
-    private protected override string Command => _touchTtl >= 0 ? "mg" : "md";
+    internal override string Operation => _kind switch
+    {
+        Kind.Touch => "touch",
+        Kind.Invalidate => "invalidate",
+        _ => "delete",
+    };
 
-    internal static KeyRequest Delete(MemcachedKey key) => new(key, -1);
+    private protected override string Command => _kind == Kind.Touch ? "mg" : "md";
 
-    internal static KeyRequest Touch(MemcachedKey key, long ttl) => new(key, ttl);
+    /// <summary><c>md &lt;key&gt; [C&lt;cas&gt;]</c>: removes the item (only if its CAS token is <paramref name="cas"/>, when not 0).</summary>
+    internal static KeyRequest Delete(MemcachedKey key, ulong cas = 0) => new(key, Kind.Delete, -1, cas, null);
+
+    /// <summary><c>md &lt;key&gt; I [T&lt;ttl&gt;] [C&lt;cas&gt;]</c>: marks the item stale, so the next <c>mg</c> wins
+    /// (<c>X W</c>) and the others see <c>X Z</c>; <paramref name="ttl"/> -1 keeps its TTL.</summary>
+    internal static KeyRequest Invalidate(MemcachedKey key, long ttl, ulong cas = 0) => new(key, Kind.Invalidate, ttl, cas, null);
+
+    /// <summary><c>mg &lt;key&gt; c T&lt;ttl&gt;</c>; a win it receives (an item marked stale) goes to <paramref name="returnWin"/>.</summary>
+    internal static KeyRequest Touch(MemcachedKey key, long ttl, Action<MemcachedKey, ulong>? returnWin = null) => new(key, Kind.Touch, ttl, 0, returnWin);
 
     internal override void Write(IBufferWriter<byte> writer)
     {
-        if (_touchTtl >= 0)
+        if (_kind == Kind.Touch)
         {
-            MetaWriter.WriteGet(writer, _key, value: false, cas: false, _touchTtl, quiet: false, Opaque);
+            MetaWriter.WriteGet(writer, _key, value: false, cas: true, _ttl, quiet: false, Opaque);
         }
         else
         {
-            MetaWriter.WriteDelete(writer, _key, Opaque);
+            MetaWriter.WriteDelete(writer, _key, Opaque, _cas, _kind == Kind.Invalidate, _ttl);
         }
     }
 
@@ -40,11 +65,20 @@ internal sealed class KeyRequest : MetaRequest<bool>
         switch (reply.Code)
         {
             case MetaReplyCode.Success:
-                Complete(true, _touchTtl >= 0 ? "touched" : "deleted");
+                if (_kind == Kind.Touch && _returnWin is not null && (reply.GetRecacheFlags() & RecacheFlags.Won) != 0)
+                {
+                    _returnWin(_key, reply.GetNumber((byte)'c'));
+                }
+
+                Complete(true, _kind switch { Kind.Touch => "touched", Kind.Invalidate => "invalidated", _ => "deleted" });
                 return true;
             case MetaReplyCode.NotFound or MetaReplyCode.Miss:
                 // md answers NF on a miss, mg (touch) answers EN; both echo the opaque (memcached 1.6.18).
                 Complete(false, "not_found");
+                return true;
+            case MetaReplyCode.Exists when _cas != 0:
+                // md with C: the item changed since that CAS token was read (it was stored again or invalidated).
+                Complete(false, "exists");
                 return true;
             default:
                 return false;

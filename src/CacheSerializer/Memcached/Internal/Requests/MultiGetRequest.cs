@@ -3,7 +3,8 @@ using CacheSerializer.Memcached.Internal.Protocol;
 
 namespace CacheSerializer.Memcached.Internal.Requests;
 
-/// <summary>A batch of quiet <c>mg</c>s for one server, ended by <c>mn</c>: only hits (and errors) answer, then <c>MN</c>.</summary>
+/// <summary>A batch of quiet <c>mg</c>s for one server, ended by <c>mn</c>: only hits (and errors) answer, then <c>MN</c>.
+/// A placeholder answers too, and is a miss (<see cref="GetReply"/>).</summary>
 /// <remarks>
 /// Each <c>mg</c> carries <c>O&lt;index&gt;</c> so a hit is matched to its key without echoing the key; hits come back in
 /// request order, so the indexes must increase. An error line stops nothing: the batch reads on to <c>MN</c> (keeping the
@@ -13,16 +14,20 @@ internal sealed class MultiGetRequest : MemcachedRequest<GetReply[]>
 {
     private readonly IReadOnlyList<MemcachedKey> _keys;
     private readonly GetReply[] _results;
+    private readonly bool _pooled;
+    private readonly Action<MemcachedKey, ulong>? _returnWin;
     private long _lastIndex = -1;
     private int _hits;
     private string? _error;
 
-    private readonly bool _pooled;
-
-    internal MultiGetRequest(IReadOnlyList<MemcachedKey> keys, bool pooled = false)
+    /// <param name="keys">The keys, in the order of their indexes.</param>
+    /// <param name="pooled">Whether values may be copied into rented arrays (the caller then releases every reply).</param>
+    /// <param name="returnWin">Called with the key and CAS token of a win a read received and cannot use (see <see cref="GetRequest"/>).</param>
+    internal MultiGetRequest(IReadOnlyList<MemcachedKey> keys, bool pooled = false, Action<MemcachedKey, ulong>? returnWin = null)
     {
         _keys = keys;
         _pooled = pooled;
+        _returnWin = returnWin;
         _results = new GetReply[keys.Count];
     }
 
@@ -34,7 +39,7 @@ internal sealed class MultiGetRequest : MemcachedRequest<GetReply[]>
     {
         for (int i = 0; i < _keys.Count; i++)
         {
-            MetaWriter.WriteGet(writer, _keys[i], value: true, cas: false, touchTtl: -1, quiet: true, (uint)i);
+            MetaWriter.WriteGet(writer, _keys[i], value: true, cas: true, touchTtl: -1, quiet: true, (uint)i);
         }
 
         MetaWriter.WriteNoop(writer);
@@ -57,8 +62,18 @@ internal sealed class MultiGetRequest : MemcachedRequest<GetReply[]>
                 }
 
                 _lastIndex = index;
-                _results[index] = new GetReply(new CacheItem(reply.GetFlags(), GetReply.Copy(reply.Data, _pooled)), 0, -1, _pooled);
-                _hits++;
+                GetReply result = GetReply.FromValue(reply, ttl: false, _pooled);
+                if (result.Won)
+                {
+                    _returnWin?.Invoke(_keys[(int)index], result.Cas);
+                }
+
+                if (result.Hit)
+                {
+                    _results[index] = result;
+                    _hits++;
+                }
+
                 return false;
             case MetaReplyCode.Noop:
                 if (_error is not null)

@@ -42,6 +42,19 @@ public class MetaWriterTests
     }
 
     [Fact]
+    public void WriteGet_VivifyAndRecache_NAndRComeBeforeTheOtherFlags()
+    {
+        // memcached 1.6.18 applies flags in order: N must come before t for t to report the new placeholder's TTL.
+        Assert.Equal("mg foo N11 R90 v f c t O8\r\n", Written(w => MetaWriter.WriteGet(w, Key("foo"), value: true, cas: true, touchTtl: -1, quiet: false, opaque: 8, ttl: true, vivifyTtl: 11, recacheTtl: 90)));
+    }
+
+    [Fact]
+    public void WriteGet_VivifyWithoutRecache_HasNoR()
+    {
+        Assert.Equal("mg foo N0 v f c O9\r\n", Written(w => MetaWriter.WriteGet(w, Key("foo"), value: true, cas: true, touchTtl: -1, quiet: false, opaque: 9, vivifyTtl: 0, recacheTtl: 0)));
+    }
+
+    [Fact]
     public void WriteSet_Set_HasLengthFlagsTtlAndDataBlock()
     {
         Assert.Equal("ms foo 2 F4294967295 T60 O9\r\nhi\r\n", Written(w => MetaWriter.WriteSet(w, Key("foo"), StoreMode.Set, uint.MaxValue, 60, 0, "hi"u8, 9)));
@@ -73,6 +86,31 @@ public class MetaWriterTests
     public void WriteDelete_IsMd()
     {
         Assert.Equal("md foo O5\r\n", Written(w => MetaWriter.WriteDelete(w, Key("foo"), 5)));
+    }
+
+    [Fact]
+    public void WriteDelete_WithCas_HasC()
+    {
+        Assert.Equal("md foo C42 O5\r\n", Written(w => MetaWriter.WriteDelete(w, Key("foo"), 5, cas: 42)));
+    }
+
+    [Fact]
+    public void WriteDelete_Invalidate_HasIAndTtl()
+    {
+        Assert.Equal("md foo I T60 O6\r\n", Written(w => MetaWriter.WriteDelete(w, Key("foo"), 6, invalidate: true, ttl: 60)));
+    }
+
+    [Fact]
+    public void WriteDelete_InvalidateKeepingTtlWithCas_HasCAndINoT()
+    {
+        Assert.Equal("md YSBi b C7 I O1\r\n", Written(w => MetaWriter.WriteDelete(w, Key("a b"), 1, cas: 7, invalidate: true, ttl: -1)));
+    }
+
+    [Fact]
+    public void WriteDelete_TtlWithoutInvalidate_IsNotWritten()
+    {
+        // memcached applies T to md only with I; a plain delete never carries it.
+        Assert.Equal("md foo O2\r\n", Written(w => MetaWriter.WriteDelete(w, Key("foo"), 2, ttl: 60)));
     }
 
     [Fact]
