@@ -29,7 +29,9 @@ public interface IMemcachedClient
     /// <exception cref="CacheSerializerException">The transcoder cannot read the stored item as a <typeparamref name="T"/>.</exception>
     Task<T?> GetValueAsync<T>(string key, CancellationToken cancellationToken = default);
 
-    /// <summary>Reads a value; on a miss, creates it with <paramref name="factory"/>, stores it and returns it.</summary>
+    /// <summary>Reads a value; on a miss, creates it with <paramref name="factory"/>, stores it and returns it: plain
+    /// cache-aside (get, factory, set), without stampede protection. Prefer <see cref="GetOrCreateAsync{T}"/>, which runs
+    /// one factory per expiry across the farm.</summary>
     /// <typeparam name="T">The value's type.</typeparam>
     /// <param name="key">The key.</param>
     /// <param name="expiration">The expiration of a created value; null or zero: never expires.</param>
@@ -40,6 +42,53 @@ public interface IMemcachedClient
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="expiration"/> is negative.</exception>
     /// <exception cref="MemcachedException">The server answered with an error, or failed under <see cref="ServerFailurePolicy.Throw"/>.</exception>
     Task<T?> GetValueOrCreateAsync<T>(string key, TimeSpan? expiration, Func<CancellationToken, Task<T>> factory, CancellationToken cancellationToken = default);
+
+    /// <summary>Reads a value; on a miss, exactly one caller in the whole farm runs <paramref name="factory"/> and stores
+    /// its value while the others wait for it (stampede protection), and an entry in its early-refresh or
+    /// stale-while-revalidate window is returned at once while one caller refreshes it in the background.</summary>
+    /// <remarks>
+    /// <para>Concurrent callers for one key (and <typeparamref name="T"/>) in this process share one call. Across
+    /// processes, memcached 1.6's recache flags pick the one caller (docs/client.md, "GetOrCreateAsync"): a miss leaves
+    /// an empty placeholder that the others see (every read of this client reads it as a miss); they poll for the value
+    /// for up to <see cref="GetOrCreateOptions.LockTimeout"/>, then run the factory themselves rather than fail.</para>
+    /// <para>A factory that throws (or a value that cannot be stored) fails this call and the callers sharing it, and
+    /// releases the win at once: the next call tries again. A caller that dies holding the win delays the others by at
+    /// most <see cref="GetOrCreateOptions.LockTimeout"/>. When the server fails, under <see cref="ServerFailurePolicy.Miss"/>
+    /// the factory's value is returned (one factory call per key and process at a time).</para>
+    /// <para>A background refresh (early refresh, stale-while-revalidate) runs after the call has returned, with a
+    /// token cancelled when the client is disposed and without the caller's ExecutionContext: its factory must not use
+    /// request-scoped services. If it fails, it is logged and the current value stays until its entry expires.</para>
+    /// </remarks>
+    /// <typeparam name="T">The value's type.</typeparam>
+    /// <param name="key">The key.</param>
+    /// <param name="factory">Creates the value; it receives a token cancelled when every caller waiting for it has
+    /// cancelled (or, for a background refresh, when the client is disposed).</param>
+    /// <param name="options">Expiration, early refresh, stale-while-revalidate window and lock timeout; null properties
+    /// (or null) take <see cref="MemcachedClientOptions.GetOrCreate"/>.</param>
+    /// <param name="cancellationToken">Ends this caller's wait; the shared call goes on for the other callers.</param>
+    /// <returns>The cached value (possibly stale, within its stale-while-revalidate window) or the created one.</returns>
+    /// <exception cref="ArgumentNullException"><paramref name="key"/> or <paramref name="factory"/> is null.</exception>
+    /// <exception cref="ArgumentOutOfRangeException">A property of <paramref name="options"/> is out of range.</exception>
+    /// <exception cref="MemcachedException">The value is too large, the server answered with an error, or it failed under <see cref="ServerFailurePolicy.Throw"/>.</exception>
+    /// <exception cref="CacheSerializerException">The transcoder cannot store the created value or read the stored one.</exception>
+    /// <exception cref="ObjectDisposedException">The client is disposed.</exception>
+    Task<T> GetOrCreateAsync<T>(string key, Func<CancellationToken, Task<T>> factory, GetOrCreateOptions? options = null, CancellationToken cancellationToken = default);
+
+    /// <summary>Marks an entry stale instead of deleting it (<c>md &lt;key&gt; I T&lt;ttl&gt;</c>): the next
+    /// <see cref="GetOrCreateAsync{T}"/> caller in the farm recreates it, and meanwhile the others get the stale value
+    /// at once (with a <see cref="GetOrCreateOptions.StaleWhileRevalidate"/> window) or wait for the new one (without),
+    /// instead of a stampede of misses.</summary>
+    /// <remarks>The stale entry is kept for the stale window (or, without one, for the lock timeout), whatever its TTL
+    /// was. Plain reads (<see cref="GetAsync{T}"/>) still return the stale value.</remarks>
+    /// <param name="key">The key.</param>
+    /// <param name="options">The entry's options (its <see cref="GetOrCreateOptions.StaleWhileRevalidate"/> and
+    /// <see cref="GetOrCreateOptions.LockTimeout"/>); null properties (or null) take <see cref="MemcachedClientOptions.GetOrCreate"/>.</param>
+    /// <param name="cancellationToken">Cancels the wait; the connection stays in step (the invalidation may still happen).</param>
+    /// <returns>True when the entry was marked stale; false when it did not exist (or the server failed, under <see cref="ServerFailurePolicy.Miss"/>).</returns>
+    /// <exception cref="ArgumentNullException"><paramref name="key"/> is null.</exception>
+    /// <exception cref="ArgumentOutOfRangeException">A property of <paramref name="options"/> is out of range.</exception>
+    /// <exception cref="MemcachedException">The server answered with an error, or failed under <see cref="ServerFailurePolicy.Throw"/>.</exception>
+    Task<bool> InvalidateAsync(string key, GetOrCreateOptions? options = null, CancellationToken cancellationToken = default);
 
     /// <summary>Reads a value with its CAS token, for a later <see cref="CasAsync{T}"/>.</summary>
     /// <typeparam name="T">The expected type.</typeparam>

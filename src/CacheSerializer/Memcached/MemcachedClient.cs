@@ -26,6 +26,9 @@ public sealed partial class MemcachedClient : IMemcachedClient, IAsyncDisposable
     private readonly ILogger _logger;
     private readonly Lock _ringGate = new();
     private readonly ManualResetEventSlim _disposing = new();
+    private readonly CancellationTokenSource _lifetime = new();
+    private readonly FlightTable _flights = new();
+    private readonly Action<MemcachedKey, ulong> _returnWin;
     private ServerRing _ring;
     private int _disposed;
 
@@ -60,6 +63,7 @@ public sealed partial class MemcachedClient : IMemcachedClient, IAsyncDisposable
         }
 
         _fullRing = _ring = new ServerRing(_nodes);
+        _returnWin = ReturnWin;
 
         // One thread checks every connection's oldest request against the operation timeout (no timer per request). It
         // is a thread of its own, like the connections' loops, so a starved thread pool cannot delay a timeout.
@@ -98,7 +102,7 @@ public sealed partial class MemcachedClient : IMemcachedClient, IAsyncDisposable
     public async Task<MemcachedGetResult<T>> GetAsync<T>(string key, CancellationToken cancellationToken = default)
     {
         GetReply reply = await GetRawAsync(key, cas: false, touchTtl: -1, cancellationToken, pooled: true).ConfigureAwait(false);
-        return Read<T>(reply);
+        return Read<T>(reply, withCas: false);
     }
 
     /// <inheritdoc/>
@@ -124,14 +128,14 @@ public sealed partial class MemcachedClient : IMemcachedClient, IAsyncDisposable
     public async Task<MemcachedGetResult<T>> GetWithCasAsync<T>(string key, CancellationToken cancellationToken = default)
     {
         GetReply reply = await GetRawAsync(key, cas: true, touchTtl: -1, cancellationToken, pooled: true).ConfigureAwait(false);
-        return Read<T>(reply);
+        return Read<T>(reply, withCas: true);
     }
 
     /// <inheritdoc/>
     public async Task<MemcachedGetResult<T>> GetAndTouchAsync<T>(string key, TimeSpan? expiration, CancellationToken cancellationToken = default)
     {
         GetReply reply = await GetRawAsync(key, cas: false, Expiration.ToTtl(expiration), cancellationToken, pooled: true).ConfigureAwait(false);
-        return Read<T>(reply);
+        return Read<T>(reply, withCas: false);
     }
 
     /// <inheritdoc/>
@@ -173,7 +177,7 @@ public sealed partial class MemcachedClient : IMemcachedClient, IAsyncDisposable
     {
         long ttl = Expiration.ToTtl(expiration);
         MemcachedKey encoded = MemcachedKey.Create(_settings.KeyPrefix, key);
-        return ExecuteAsync(Locate(encoded), KeyRequest.Touch(encoded, ttl), cancellationToken);
+        return ExecuteAsync(Locate(encoded), KeyRequest.Touch(encoded, ttl, _returnWin), cancellationToken);
     }
 
     /// <inheritdoc/>
@@ -194,6 +198,7 @@ public sealed partial class MemcachedClient : IMemcachedClient, IAsyncDisposable
         }
 
         _disposing.Set();
+        _lifetime.Cancel();
         foreach (MemcachedNode node in _nodes)
         {
             node.Dispose();
@@ -213,11 +218,11 @@ public sealed partial class MemcachedClient : IMemcachedClient, IAsyncDisposable
     internal Task<GetReply> GetRawAsync(string key, bool cas, long touchTtl, CancellationToken cancellationToken, bool ttl = false, bool pooled = false)
     {
         MemcachedKey encoded = MemcachedKey.Create(_settings.KeyPrefix, key);
-        return ExecuteAsync(Locate(encoded), new GetRequest(encoded, cas, touchTtl, ttl, pooled && _pooledReads), cancellationToken);
+        return ExecuteAsync(Locate(encoded), new GetRequest(encoded, cas, touchTtl, ttl, pooled && _pooledReads, _returnWin), cancellationToken);
     }
 
     /// <summary>Deserializes a hit (then gives its rented bytes back), or returns a miss.</summary>
-    private MemcachedGetResult<T> Read<T>(in GetReply reply)
+    private MemcachedGetResult<T> Read<T>(in GetReply reply, bool withCas)
     {
         if (!reply.Hit)
         {
@@ -226,7 +231,7 @@ public sealed partial class MemcachedClient : IMemcachedClient, IAsyncDisposable
 
         try
         {
-            return new MemcachedGetResult<T>(_transcoder.Deserialize<T>(reply.Item), reply.Cas);
+            return new MemcachedGetResult<T>(_transcoder.Deserialize<T>(reply.Item), withCas ? reply.Cas : 0);
         }
         finally
         {
@@ -237,7 +242,11 @@ public sealed partial class MemcachedClient : IMemcachedClient, IAsyncDisposable
     internal Task<MemcachedStoreResult> StoreAsync(StoreMode mode, string key, CacheItem item, TimeSpan? expiration, ulong cas, CancellationToken cancellationToken)
     {
         long ttl = Expiration.ToTtl(expiration);
-        MemcachedKey encoded = MemcachedKey.Create(_settings.KeyPrefix, key);
+        return StoreAsync(mode, MemcachedKey.Create(_settings.KeyPrefix, key), item, ttl, cas, cancellationToken);
+    }
+
+    private Task<MemcachedStoreResult> StoreAsync(StoreMode mode, MemcachedKey encoded, CacheItem item, long ttl, ulong cas, CancellationToken cancellationToken)
+    {
         MemcachedNode node = Locate(encoded);
         var request = new StoreRequest(encoded, mode, item, ttl, cas);
         if (item.Data.Count > _settings.MaxValueSize)

@@ -60,6 +60,12 @@ public sealed class MemcachedClientOptions
     /// Set it to false only when every entry has a short expiration, or stale reads are acceptable.</value>
     public bool FlushOnReturn { get; set; } = true;
 
+    /// <summary>Gets the defaults of <see cref="IMemcachedClient.GetOrCreateAsync{T}"/> and
+    /// <see cref="IMemcachedClient.InvalidateAsync"/>: what a call takes for each <see cref="GetOrCreateOptions"/>
+    /// property it leaves null (bind it from a <c>GetOrCreate</c> configuration section).</summary>
+    /// <value>All null: expiration 5 minutes, no early refresh, no stale-while-revalidate window, lock timeout 10 seconds.</value>
+    public GetOrCreateOptions GetOrCreate { get; } = new();
+
     /// <summary>Gets or sets the transcoder that turns values into stored items and back.</summary>
     /// <value><see langword="null"/>: the package's default transcoder.</value>
     public ITranscoder? Transcoder { get; set; }

@@ -16,6 +16,7 @@ internal sealed class ClientSettings
         OnServerFailure = options.OnServerFailure;
         AutoEject = options.AutoEject;
         FlushOnReturn = options.FlushOnReturn;
+        GetOrCreate = EntryPolicy.FromDefaults(options.GetOrCreate);
         Transcoder = transcoder;
         TranscoderDescription = options.TranscoderDescription
             ?? (options.Transcoder is null ? $"ProtobufTranscoder (defaults, MaxValueSize {options.MaxValueSize} bytes)" : transcoder.GetType().FullName!);
@@ -43,6 +44,9 @@ internal sealed class ClientSettings
     internal bool AutoEject { get; }
 
     internal bool FlushOnReturn { get; }
+
+    /// <summary>Gets the defaults of <c>GetOrCreateAsync</c> and <c>InvalidateAsync</c>.</summary>
+    internal EntryPolicy GetOrCreate { get; }
 
     internal ITranscoder Transcoder { get; }
 
@@ -114,6 +118,11 @@ internal sealed class ClientSettings
         if (options.KeyPrefix is null)
         {
             Problem(nameof(MemcachedClientOptions.KeyPrefix), "is null; use an empty string for no prefix");
+        }
+
+        foreach ((string property, string problem) in options.GetOrCreate.Problems())
+        {
+            Problem($"{nameof(MemcachedClientOptions.GetOrCreate)}.{property}", problem);
         }
 
         if (!Enum.IsDefined(options.OnServerFailure))

@@ -34,6 +34,9 @@ internal static class MemcachedTelemetry
     private static readonly Counter<long> Outages = Meter.CreateCounter<long>(
         "cacheserializer.memcached.outages", "{outage}", "Times a server was marked down (each outage counts once, however many calls it failed).");
 
+    private static readonly Counter<long> FactoryCalls = Meter.CreateCounter<long>(
+        "cacheserializer.memcached.factory_calls", "{call}", "Factory calls of GetOrCreateAsync, by server of the key and reason (won, refresh, lock_timeout, unprotected).");
+
     /// <summary>Starts the span of one operation, or returns null when nobody listens.</summary>
     internal static Activity? StartActivity(string operation, ServerEndpoint server)
     {
@@ -128,6 +131,24 @@ internal static class MemcachedTelemetry
         if (Outages.Enabled)
         {
             Outages.Add(1, ServerTags(server));
+        }
+    }
+
+    /// <summary>Counts one factory call of <c>GetOrCreateAsync</c>: <c>won</c> (this caller won a miss or a stale entry
+    /// and created it while others waited), <c>refresh</c> (early refresh or stale-while-revalidate, in the background),
+    /// <c>lock_timeout</c> (waited <c>LockTimeout</c> for another caller), <c>unprotected</c> (a miss without a win:
+    /// the server failed, or could not create the placeholder).</summary>
+    internal static void RecordFactoryCall(ServerEndpoint server, string reason)
+    {
+        if (FactoryCalls.Enabled)
+        {
+            FactoryCalls.Add(1, new TagList
+            {
+                { "db.system.name", "memcached" },
+                { "server.address", server.Host },
+                { "server.port", server.Port },
+                { "cacheserializer.memcached.factory.reason", reason },
+            });
         }
     }
 

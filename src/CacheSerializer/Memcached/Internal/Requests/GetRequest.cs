@@ -4,7 +4,7 @@ using CacheSerializer.Memcached.Internal.Protocol;
 namespace CacheSerializer.Memcached.Internal.Requests;
 
 /// <summary><c>mg</c> with value, client flags and CAS token: get, get-with-CAS, get-and-touch, and the lease of
-/// <c>MemcachedClient.GetOrCreateAsync</c> (<c>N</c> and <c>R</c>).</summary>
+/// <see cref="MemcachedClient.GetOrCreateAsync{T}"/> (<c>N</c> and <c>R</c>).</summary>
 /// <remarks>
 /// Every read asks for the CAS token (<c>c</c>), also when the caller does not want it: a plain read of an item marked
 /// stale receives its win (<c>W</c>, memcached 1.6.18 gives it to any <c>mg</c>), which it cannot act on, and hands it

@@ -1,0 +1,212 @@
+using System.Diagnostics;
+using CacheSerializer.Memcached.Internal;
+using CacheSerializer.Memcached.Internal.Requests;
+using Microsoft.Extensions.Logging;
+
+namespace CacheSerializer.Memcached;
+
+/// <summary>One factory call per expiry across the farm: in-process single flight, then memcached's recache flags
+/// (docs/client.md, "GetOrCreateAsync").</summary>
+/// <remarks>
+/// The read is <c>mg &lt;key&gt; N&lt;lock&gt; [R&lt;window&gt;] v f c</c>. memcached 1.6.18 then answers exactly one
+/// get in the farm with <c>W</c> (won) for each miss (it creates an empty placeholder), for each entry whose TTL fell
+/// below <c>R</c>, and for each entry marked stale; every other get sees <c>Z</c> until the item is stored again. The
+/// winner of a miss runs the factory while the others poll; the winner of an entry that still has a value returns it
+/// and refreshes it in the background while the others return it too.
+/// </remarks>
+public sealed partial class MemcachedClient
+{
+    /// <summary>The first pause of a caller waiting for another's factory; it doubles up to <see cref="MaxPause"/>.
+    /// Only one caller per process and key polls (the others wait for it in <see cref="FlightTable"/>).</summary>
+    private static readonly TimeSpan FirstPause = TimeSpan.FromMilliseconds(5);
+
+    private static readonly TimeSpan MaxPause = TimeSpan.FromMilliseconds(100);
+
+    /// <inheritdoc/>
+    public Task<T> GetOrCreateAsync<T>(string key, Func<CancellationToken, Task<T>> factory, GetOrCreateOptions? options = null, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(key);
+        ArgumentNullException.ThrowIfNull(factory);
+        EntryPolicy policy = EntryPolicy.Resolve(options, _settings.GetOrCreate);
+        ObjectDisposedException.ThrowIf(Volatile.Read(ref _disposed) != 0, this);
+        return _flights.RunAsync(key, (Client: this, Key: key, Factory: factory, Policy: policy),
+            static (state, token) => state.Client.LoadAsync(state.Key, state.Factory, state.Policy, token), cancellationToken);
+    }
+
+    /// <inheritdoc/>
+    public Task<bool> InvalidateAsync(string key, GetOrCreateOptions? options = null, CancellationToken cancellationToken = default)
+    {
+        EntryPolicy policy = EntryPolicy.Resolve(options, _settings.GetOrCreate);
+        MemcachedKey encoded = MemcachedKey.Create(_settings.KeyPrefix, key);
+        return ExecuteAsync(Locate(encoded), KeyRequest.Invalidate(encoded, policy.InvalidatedSeconds), cancellationToken);
+    }
+
+    /// <summary>Gets how many <see cref="GetOrCreateAsync{T}"/> calls are running in this process (for tests).</summary>
+    internal int FlightCount => _flights.Count;
+
+    /// <summary>The call the callers of one key in this process share.</summary>
+    private async Task<T> LoadAsync<T>(string key, Func<CancellationToken, Task<T>> factory, EntryPolicy policy, CancellationToken token)
+    {
+        MemcachedKey encoded = MemcachedKey.Create(_settings.KeyPrefix, key);
+        long start = Stopwatch.GetTimestamp();
+        TimeSpan pause = FirstPause;
+        while (true)
+        {
+            // Located on every round: with auto-eject the key may have moved to another server meanwhile.
+            GetRequest lease = GetRequest.Lease(encoded, policy.LockSeconds, policy.RecacheSeconds, _pooledReads);
+            GetReply reply = await ExecuteAsync(Locate(encoded), lease, token).ConfigureAwait(false);
+            if (reply.Hit)
+            {
+                T value = ReadLeased<T>(encoded, reply);
+                if (!reply.Stale || policy.ServesStale)
+                {
+                    // Fresh, in its early-refresh or stale window, or invalidated with a stale window: served now. The
+                    // one caller that won (W) refreshes it behind the scenes; the others (Z) leave it to that caller.
+                    if (reply.Won)
+                    {
+                        StartRefresh(encoded, factory, policy, reply.Cas);
+                    }
+
+                    return value;
+                }
+
+                if (reply.Won)
+                {
+                    // Invalidated, and this entry serves no stale value: create it now; the others wait for it.
+                    return await CreateAsync(encoded, factory, policy, reply.Cas, placeholder: false, "won", token).ConfigureAwait(false);
+                }
+            }
+            else if (reply.Won)
+            {
+                // A miss, and this get created the placeholder: the farm waits for this caller's value.
+                return await CreateAsync(encoded, factory, policy, reply.Cas, placeholder: true, "won", token).ConfigureAwait(false);
+            }
+            else if (!reply.IsPlaceholder)
+            {
+                // A miss without a placeholder: the server failed (ServerFailurePolicy.Miss) or had no memory for one.
+                return await CreateAsync(encoded, factory, policy, cas: 0, placeholder: false, "unprotected", token).ConfigureAwait(false);
+            }
+
+            // Another caller (here or on another server) is creating the value: poll until it is stored, for at most
+            // LockTimeout, then create it here rather than fail.
+            TimeSpan waited = Stopwatch.GetElapsedTime(start);
+            if (waited >= policy.LockTimeout)
+            {
+                return await CreateAsync(encoded, factory, policy, cas: 0, placeholder: false, "lock_timeout", token).ConfigureAwait(false);
+            }
+
+            TimeSpan left = policy.LockTimeout - waited;
+            await Task.Delay(pause < left ? pause : left, token).ConfigureAwait(false);
+            pause = pause * 2 < MaxPause ? pause * 2 : MaxPause;
+        }
+    }
+
+    /// <summary>Deserializes a value read by a lease, giving its rented bytes back; a win it carried is handed back if
+    /// the value cannot be read, so that another caller can try.</summary>
+    private T ReadLeased<T>(MemcachedKey key, in GetReply reply)
+    {
+        try
+        {
+            return _transcoder.Deserialize<T>(reply.Item)!;
+        }
+        catch when (reply.Won)
+        {
+            ReturnWin(key, reply.Cas);
+            throw;
+        }
+        finally
+        {
+            reply.Release();
+        }
+    }
+
+    /// <summary>Runs the factory in the caller's flight and stores its value. With a win (<paramref name="cas"/> not
+    /// 0), a factory, serializer or store that throws releases the win before the exception reaches the callers, so the
+    /// next get wins at once instead of waiting for the placeholder's TTL.</summary>
+    private async Task<T> CreateAsync<T>(MemcachedKey key, Func<CancellationToken, Task<T>> factory, EntryPolicy policy, ulong cas, bool placeholder, string reason, CancellationToken token)
+    {
+        MemcachedTelemetry.RecordFactoryCall(Locate(key).Endpoint, reason);
+        T value;
+        try
+        {
+            value = await factory(token).ConfigureAwait(false);
+            await StoreCreatedAsync(key, value, policy, cas, token).ConfigureAwait(false);
+        }
+        catch (Exception) when (cas != 0)
+        {
+            await ReleaseWinAsync(key, cas, placeholder).ConfigureAwait(false);
+            throw;
+        }
+
+        return value;
+    }
+
+    /// <summary>Stores a created value for <see cref="EntryPolicy.StoredFor"/>. With the CAS token of the placeholder or
+    /// stale item this caller won, a value stored or an invalidation made since (both change the token) wins over this
+    /// one (<c>EX</c>: nothing to do); a placeholder that expired or was deleted meanwhile (<c>NF</c>) is replaced by an
+    /// add, which never overwrites a value another caller stored first.</summary>
+    private async Task StoreCreatedAsync<T>(MemcachedKey key, T value, EntryPolicy policy, ulong cas, CancellationToken token)
+    {
+        CacheItem item = _transcoder.Serialize(value);
+        long ttl = Expiration.ToTtl(policy.StoredFor);
+        MemcachedStoreResult stored = await StoreAsync(StoreMode.Set, key, item, ttl, cas, token).ConfigureAwait(false);
+        if (stored == MemcachedStoreResult.NotFound)
+        {
+            await StoreAsync(StoreMode.Add, key, item, ttl, 0, token).ConfigureAwait(false);
+        }
+    }
+
+    /// <summary>Refreshes an entry this caller won while it still had a value, after the caller has returned it.</summary>
+    private void StartRefresh<T>(MemcachedKey key, Func<CancellationToken, Task<T>> factory, EntryPolicy policy, ulong cas)
+    {
+        // On the thread pool, without the caller's ExecutionContext: its HttpContext, Activity.Current and other
+        // AsyncLocals belong to a request that will be over before the refresh is.
+        using (ExecutionContext.SuppressFlow())
+        {
+            _ = Task.Run(() => RefreshAsync(key, factory, policy, cas));
+        }
+    }
+
+    private async Task RefreshAsync<T>(MemcachedKey key, Func<CancellationToken, Task<T>> factory, EntryPolicy policy, ulong cas)
+    {
+        MemcachedTelemetry.RecordFactoryCall(Locate(key).Endpoint, "refresh");
+        try
+        {
+            T value = await factory(_lifetime.Token).ConfigureAwait(false);
+            await StoreCreatedAsync(key, value, policy, cas, _lifetime.Token).ConfigureAwait(false);
+        }
+        catch (Exception ex)
+        {
+            // The win is kept: callers are served the current value until its entry expires (at most the early-refresh
+            // or stale window), then the next one creates it in the foreground. A failing backend is not retried on
+            // every read meanwhile.
+            if (!_lifetime.IsCancellationRequested)
+            {
+                LogRefreshFailed(_logger, ex.GetType().Name, ex);
+            }
+        }
+    }
+
+    /// <summary>Hands back a win a read received and cannot act on (a plain get of an item marked stale): on the thread
+    /// pool, since this is called on a connection's read thread.</summary>
+    private void ReturnWin(MemcachedKey key, ulong cas) =>
+        ThreadPool.UnsafeQueueUserWorkItem(static s => _ = s.Client.ReleaseWinAsync(s.Key, s.Cas, placeholder: false), (Client: this, Key: key, Cas: cas), preferLocal: false);
+
+    /// <summary>Releases a win: deletes this caller's placeholder, or marks the stale item stale again (<c>md I</c> clears
+    /// its win), in both cases only if its CAS token is still the one read, so a value stored since is never touched.</summary>
+    private async Task ReleaseWinAsync(MemcachedKey key, ulong cas, bool placeholder)
+    {
+        try
+        {
+            KeyRequest release = placeholder ? KeyRequest.Delete(key, cas) : KeyRequest.Invalidate(key, ttl: -1, cas);
+            await ExecuteAsync(Locate(key), release, CancellationToken.None).ConfigureAwait(false);
+        }
+        catch (Exception ex) when (ex is MemcachedException or ObjectDisposedException)
+        {
+            // Best effort: the win then lapses with its item's TTL (the placeholder's is LockTimeout plus a second).
+        }
+    }
+
+    [LoggerMessage(EventId = 12, Level = LogLevel.Warning, Message = "memcached GetOrCreateAsync: a background refresh failed ({ExceptionType}); the current value is served until its entry expires, then the next caller creates it")]
+    private static partial void LogRefreshFailed(ILogger logger, string exceptionType, Exception exception);
+}

@@ -1,0 +1,510 @@
+using System.Diagnostics;
+using CacheSerializer.Memcached;
+using CacheSerializer.Memcached.Internal.Requests;
+using CacheSerializer.Tests.Memcached.Fixtures;
+using Microsoft.Extensions.Caching.Distributed;
+using Microsoft.Extensions.DependencyInjection;
+
+namespace CacheSerializer.Tests.Memcached;
+
+/// <summary><see cref="MemcachedClient.GetOrCreateAsync{T}"/> and <see cref="MemcachedClient.InvalidateAsync"/> against
+/// real memcached: several independent clients stand for the servers of a web farm. Factory calls are counted exactly;
+/// waits are on events and conditions, each bounded, never on fixed sleeps.</summary>
+[Collection(MemcachedCollection.Name)]
+public sealed class MemcachedClientGetOrCreateTests : IDisposable
+{
+    /// <summary>How long any wait of these tests may take on a loaded machine before the test fails.</summary>
+    private static readonly TimeSpan Bound = TimeSpan.FromSeconds(30);
+
+    private readonly MemcachedServerFixture _fixture;
+    private readonly List<MemcachedClient> _clients = [];
+
+    public MemcachedClientGetOrCreateTests(MemcachedServerFixture fixture)
+    {
+        _fixture = fixture;
+    }
+
+    public void Dispose()
+    {
+        foreach (MemcachedClient client in _clients)
+        {
+            client.Dispose();
+        }
+    }
+
+    private static string Key(string name) => MemcachedServerFixture.UniqueKey(name);
+
+    /// <summary>Independent clients, each with its own connections and its own in-process single flight: the web servers.</summary>
+    private MemcachedClient[] Farm(int servers)
+    {
+        var farm = new MemcachedClient[servers];
+        for (int i = 0; i < servers; i++)
+        {
+            farm[i] = _fixture.CreateClient();
+            _clients.Add(farm[i]);
+        }
+
+        return farm;
+    }
+
+    private static async Task WaitUntilAsync(Func<Task<bool>> condition, string what)
+    {
+        var clock = Stopwatch.StartNew();
+        while (!await condition())
+        {
+            if (clock.Elapsed > Bound)
+            {
+                throw new TimeoutException($"not within {Bound.TotalSeconds} s: {what}");
+            }
+
+            await Task.Delay(20);
+        }
+    }
+
+    private static Task WaitUntilAsync(Func<bool> condition, string what) => WaitUntilAsync(() => Task.FromResult(condition()), what);
+
+    /// <summary>Waits until the key's remaining TTL in memcached is below <paramref name="seconds"/> (a plain read takes no win).</summary>
+    private static Task WaitForTtlBelowAsync(MemcachedClient client, string key, long seconds) =>
+        WaitUntilAsync(async () =>
+        {
+            GetReply reply = await client.GetRawAsync(key, cas: false, touchTtl: -1, CancellationToken.None, ttl: true);
+            return reply.Hit && reply.Ttl < seconds;
+        }, $"the TTL of {key} below {seconds} s");
+
+    /// <summary>Starts <paramref name="perClient"/> concurrent calls on every client.</summary>
+    private static Task<string>[] Callers(MemcachedClient[] farm, int perClient, string key, Func<CancellationToken, Task<string>> factory, GetOrCreateOptions options) =>
+        farm.SelectMany(client => Enumerable.Range(0, perClient).Select(_ => client.GetOrCreateAsync(key, factory, options))).ToArray();
+
+    [Fact]
+    public async Task GetOrCreateAsync_FiveClientsTwoHundredCallersOnExpiredKey_RunFactoryExactlyOnce()
+    {
+        MemcachedClient[] farm = Farm(5);
+        string key = Key("stampede");
+        var options = new GetOrCreateOptions { Expiration = TimeSpan.FromSeconds(1), LockTimeout = TimeSpan.FromMinutes(1) };
+        Assert.Equal("old", await farm[0].GetOrCreateAsync(key, _ => Task.FromResult("old"), options));
+        await WaitUntilAsync(async () => !(await farm[0].GetAsync<string>(key)).Found, "the entry expired");
+        int calls = 0;
+        int[] flightsSeen = [];
+
+        Task<string>[] callers = Callers(farm, 200, key, async _ =>
+        {
+            Interlocked.Increment(ref calls);
+
+            // Hold the value back until every server has its callers waiting, so that all 1,000 are in the stampede.
+            await WaitUntilAsync(() => farm.All(c => c.FlightCount == 1), "every client waiting");
+            flightsSeen = Array.ConvertAll(farm, c => c.FlightCount);
+            return "new";
+        }, options);
+        string[] results = await Task.WhenAll(callers).WaitAsync(Bound);
+
+        Assert.Equal(1, calls);
+        Assert.Equal([1, 1, 1, 1, 1], flightsSeen); // each server's 200 callers shared one call
+        Assert.Equal(Enumerable.Repeat("new", 1000), results);
+        Assert.Equal("new", (await farm[4].GetAsync<string>(key)).Value);
+    }
+
+    [Fact]
+    public async Task GetOrCreateAsync_StaleValuePresent_EveryCallerReturnsItWithoutWaitingForTheOneRefresh()
+    {
+        MemcachedClient[] farm = Farm(5);
+        string key = Key("stale");
+        var options = new GetOrCreateOptions { Expiration = TimeSpan.FromSeconds(1), StaleWhileRevalidate = TimeSpan.FromMinutes(10), LockTimeout = TimeSpan.FromMinutes(1) };
+        await farm[0].GetOrCreateAsync(key, _ => Task.FromResult("old"), options);
+        await WaitForTtlBelowAsync(farm[0], key, 600); // stored for 1 s + 10 min: now expired, in its stale window
+        int calls = 0;
+        var refresh = new TaskCompletionSource<string>(TaskCreationOptions.RunContinuationsAsynchronously);
+
+        string[] results = await Task.WhenAll(Callers(farm, 200, key, _ =>
+        {
+            Interlocked.Increment(ref calls);
+            return refresh.Task; // the refresh does not finish while the callers run
+        }, options)).WaitAsync(Bound);
+
+        Assert.Equal(Enumerable.Repeat("old", 1000), results);
+        await WaitUntilAsync(() => Volatile.Read(ref calls) > 0, "the refresh started");
+        refresh.SetResult("new");
+        await WaitUntilAsync(async () => (await farm[3].GetAsync<string>(key)).Value == "new", "the refreshed value stored");
+        Assert.Equal(1, calls);
+    }
+
+    [Fact]
+    public async Task GetOrCreateAsync_EarlyRefreshWindow_RefreshesOnceWhileEveryCallerGetsTheCurrentValue()
+    {
+        MemcachedClient[] farm = Farm(5);
+        string key = Key("early");
+        var options = new GetOrCreateOptions { Expiration = TimeSpan.FromSeconds(30), EarlyRefresh = 0.9, LockTimeout = TimeSpan.FromMinutes(1) };
+        await farm[0].GetOrCreateAsync(key, _ => Task.FromResult("current"), options);
+        Assert.Equal("current", await farm[1].GetOrCreateAsync(key, _ => Task.FromResult("too early"), options)); // 30 s left: no win
+        await WaitForTtlBelowAsync(farm[0], key, 27); // R27: the last 90 % of the 30 seconds
+        int calls = 0;
+        var refresh = new TaskCompletionSource<string>(TaskCreationOptions.RunContinuationsAsynchronously);
+
+        string[] results = await Task.WhenAll(Callers(farm, 50, key, _ =>
+        {
+            Interlocked.Increment(ref calls);
+            return refresh.Task;
+        }, options)).WaitAsync(Bound);
+
+        Assert.Equal(Enumerable.Repeat("current", 250), results);
+        await WaitUntilAsync(() => Volatile.Read(ref calls) > 0, "the refresh started");
+        refresh.SetResult("refreshed");
+        await WaitUntilAsync(async () => (await farm[2].GetAsync<string>(key)).Value == "refreshed", "the refreshed value stored");
+        Assert.Equal(1, calls);
+        GetReply stored = await farm[0].GetRawAsync(key, cas: false, touchTtl: -1, CancellationToken.None, ttl: true);
+        Assert.InRange(stored.Ttl, 25, 30); // stored anew for the whole expiration
+    }
+
+    [Fact]
+    public async Task GetOrCreateAsync_FactoryThrows_KeyIsNotLeftLockedAndTheNextCallerRunsAtOnce()
+    {
+        MemcachedClient[] farm = Farm(2);
+        string key = Key("throws");
+        var options = new GetOrCreateOptions { LockTimeout = TimeSpan.FromMinutes(1) };
+
+        var thrown = await Assert.ThrowsAsync<InvalidOperationException>(() => farm[0].GetOrCreateAsync<string>(key, _ => throw new InvalidOperationException("database down"), options));
+
+        Assert.Equal("database down", thrown.Message);
+        GetReply raw = await farm[0].GetRawAsync(key, cas: false, touchTtl: -1, CancellationToken.None);
+        Assert.Equal((false, false), (raw.Hit, raw.IsPlaceholder)); // the placeholder was deleted before the exception surfaced
+        var clock = Stopwatch.StartNew();
+        Assert.Equal("made", await farm[1].GetOrCreateAsync(key, _ => Task.FromResult("made"), options));
+        Assert.True(clock.Elapsed < TimeSpan.FromSeconds(30), $"took {clock.Elapsed}: the next caller waited for the lock");
+    }
+
+    [Fact]
+    public async Task GetOrCreateAsync_WinnerThrowsWhileAnotherServerWaits_TheWaiterTakesOverWithoutWaitingForTheLock()
+    {
+        MemcachedClient[] farm = Farm(2);
+        string key = Key("takeover");
+        var options = new GetOrCreateOptions { LockTimeout = TimeSpan.FromMinutes(5) };
+        var winnerStarted = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        var fail = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        Task<string> winner = farm[0].GetOrCreateAsync<string>(key, async _ =>
+        {
+            winnerStarted.SetResult();
+            await fail.Task;
+            throw new InvalidOperationException("database down");
+        }, options);
+        await winnerStarted.Task.WaitAsync(Bound);
+        int waiterCalls = 0;
+        Task<string> waiter = farm[1].GetOrCreateAsync(key, _ =>
+        {
+            Interlocked.Increment(ref waiterCalls);
+            return Task.FromResult("from the second server");
+        }, options);
+        await WaitUntilAsync(() => farm[1].FlightCount == 1, "the second server waiting");
+
+        fail.SetResult();
+
+        await Assert.ThrowsAsync<InvalidOperationException>(() => winner);
+        Assert.Equal("from the second server", await waiter.WaitAsync(Bound)); // well before the 5-minute lock
+        Assert.Equal(1, waiterCalls);
+    }
+
+    [Fact]
+    public async Task GetOrCreateAsync_WinnerCrashed_PlaceholderLapsesWithItsLockTimeoutAndAnotherServerWins()
+    {
+        MemcachedClient[] farm = Farm(2);
+        string key = Key("crash");
+        var started = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        _ = farm[0].GetOrCreateAsync<string>(key, _ =>
+        {
+            started.SetResult();
+            return new TaskCompletionSource<string>().Task; // never returns: the server "crashed" holding the win
+        }, new GetOrCreateOptions { LockTimeout = TimeSpan.FromSeconds(1) });
+        await started.Task.WaitAsync(Bound);
+        farm[0].Dispose();
+        var clock = Stopwatch.StartNew();
+
+        // The survivor would wait a minute, but the placeholder lives 1 s + 1 s: it then vivifies a new one and wins.
+        string value = await farm[1].GetOrCreateAsync(key, _ => Task.FromResult("survivor"), new GetOrCreateOptions { LockTimeout = TimeSpan.FromMinutes(1) });
+
+        Assert.Equal("survivor", value);
+        Assert.InRange(clock.Elapsed, TimeSpan.FromSeconds(0.5), Bound);
+    }
+
+    [Fact]
+    public async Task GetOrCreateAsync_WinnerSlowerThanLockTimeout_WaiterRunsTheFactoryItself()
+    {
+        MemcachedClient[] farm = Farm(2);
+        string key = Key("slow");
+        var slow = new TaskCompletionSource<string>(TaskCreationOptions.RunContinuationsAsynchronously);
+        var started = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        Task<string> winner = farm[0].GetOrCreateAsync(key, _ =>
+        {
+            started.SetResult();
+            return slow.Task;
+        }, new GetOrCreateOptions { LockTimeout = TimeSpan.FromMinutes(1) });
+        await started.Task.WaitAsync(Bound);
+        var clock = Stopwatch.StartNew();
+
+        string value = await farm[1].GetOrCreateAsync(key, _ => Task.FromResult("impatient"), new GetOrCreateOptions { LockTimeout = TimeSpan.FromSeconds(1) });
+
+        Assert.Equal("impatient", value);
+        Assert.InRange(clock.Elapsed, TimeSpan.FromSeconds(1), Bound);
+        Assert.Equal("impatient", (await farm[0].GetAsync<string>(key)).Value); // stored: the placeholder is gone
+        slow.SetResult("late");
+        Assert.Equal("late", await winner.WaitAsync(Bound));
+        Assert.Equal("impatient", (await farm[0].GetAsync<string>(key)).Value); // the late winner's CAS store lost (EX)
+    }
+
+    [Fact]
+    public async Task InvalidateAsync_ThenReadsAcrossTheFarm_StaleServedAtOnceWhileOneCallerRefreshes()
+    {
+        MemcachedClient[] farm = Farm(5);
+        string key = Key("invalidate-swr");
+        var options = new GetOrCreateOptions { Expiration = TimeSpan.FromMinutes(10), StaleWhileRevalidate = TimeSpan.FromMinutes(1), LockTimeout = TimeSpan.FromMinutes(1) };
+        await farm[0].GetOrCreateAsync(key, _ => Task.FromResult("v1"), options);
+        int calls = 0;
+        var refresh = new TaskCompletionSource<string>(TaskCreationOptions.RunContinuationsAsynchronously);
+
+        Assert.True(await farm[1].InvalidateAsync(key, options));
+        string[] results = await Task.WhenAll(Callers(farm, 100, key, _ =>
+        {
+            Interlocked.Increment(ref calls);
+            return refresh.Task;
+        }, options)).WaitAsync(Bound);
+
+        Assert.Equal(Enumerable.Repeat("v1", 500), results);
+        GetReply stale = await farm[0].GetRawAsync(key, cas: false, touchTtl: -1, CancellationToken.None, ttl: true);
+        Assert.InRange(stale.Ttl, 50, 60); // md I T60: kept for the stale window, not the 10 minutes
+        await WaitUntilAsync(() => Volatile.Read(ref calls) > 0, "the refresh started");
+        refresh.SetResult("v2");
+        await WaitUntilAsync(async () => (await farm[4].GetAsync<string>(key)).Value == "v2", "the refreshed value stored");
+        Assert.Equal(1, calls);
+        Assert.Equal("v2", await farm[2].GetOrCreateAsync(key, _ => Task.FromResult("v3"), options));
+    }
+
+    [Fact]
+    public async Task InvalidateAsync_WithoutStaleWindow_OneCallerRecreatesAndTheOthersWaitForItsValue()
+    {
+        MemcachedClient[] farm = Farm(5);
+        string key = Key("invalidate");
+        var options = new GetOrCreateOptions { Expiration = TimeSpan.FromMinutes(10), LockTimeout = TimeSpan.FromMinutes(1) };
+        await farm[0].GetOrCreateAsync(key, _ => Task.FromResult("v1"), options);
+        int calls = 0;
+
+        Assert.True(await farm[1].InvalidateAsync(key, options));
+        string[] results = await Task.WhenAll(Callers(farm, 100, key, async _ =>
+        {
+            Interlocked.Increment(ref calls);
+            await WaitUntilAsync(() => farm.All(c => c.FlightCount == 1), "every client waiting");
+            return "v2";
+        }, options)).WaitAsync(Bound);
+
+        Assert.Equal(1, calls);
+        Assert.Equal(Enumerable.Repeat("v2", 500), results); // no caller got the invalidated value
+    }
+
+    [Fact]
+    public async Task InvalidateAsync_MissingKey_ReturnsFalse()
+    {
+        MemcachedClient client = Farm(1)[0];
+
+        Assert.False(await client.InvalidateAsync(Key("never-stored")));
+    }
+
+    [Fact]
+    public async Task PlainReads_DuringThePlaceholderWindow_AreMissesNotEmptyValues()
+    {
+        MemcachedClient[] farm = Farm(2);
+        string key = Key("window");
+        var release = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        var started = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        Task<string> winner = farm[0].GetOrCreateAsync(key, async _ =>
+        {
+            started.SetResult();
+            await release.Task;
+            return "value";
+        }, new GetOrCreateOptions { LockTimeout = TimeSpan.FromMinutes(1) });
+        await started.Task.WaitAsync(Bound);
+        using ServiceProvider provider = new ServiceCollection().AddMemcached(o => o.Servers.Add(_fixture.Primary.Endpoint)).BuildServiceProvider();
+        IDistributedCache distributed = provider.GetRequiredService<IDistributedCache>();
+        MemcachedClient reader = farm[1];
+
+        // The placeholder is an item of 0 bytes with flags 0, which the transcoder would read as "" and IDistributedCache
+        // as an empty array: every read path must see a miss.
+        GetReply raw = await reader.GetRawAsync(key, cas: false, touchTtl: -1, CancellationToken.None);
+        Assert.Equal((false, true), (raw.Hit, raw.IsPlaceholder));
+        Assert.False((await reader.GetAsync<string>(key)).Found);
+        Assert.False((await reader.GetAsync<byte[]>(key)).Found);
+        Assert.Null(await reader.GetValueAsync<string>(key));
+        Assert.False((await reader.GetWithCasAsync<string>(key)).Found);
+        Assert.Empty(await reader.GetManyAsync<string>([key]));
+        Assert.Null(await distributed.GetAsync(key));
+
+        release.SetResult();
+        Assert.Equal("value", await winner.WaitAsync(Bound));
+        Assert.Equal("value", (await reader.GetAsync<string>(key)).Value);
+        Assert.Equal("value", (await reader.GetManyAsync<string>([key]))[key]);
+    }
+
+    [Fact]
+    public async Task PlainRead_OfAnInvalidatedEntry_HandsItsWinBackSoAGetOrCreateCallerRefreshes()
+    {
+        MemcachedClient[] farm = Farm(2);
+        string key = Key("stray-win");
+        var options = new GetOrCreateOptions { Expiration = TimeSpan.FromMinutes(10), StaleWhileRevalidate = TimeSpan.FromMinutes(1) };
+        await farm[0].GetOrCreateAsync(key, _ => Task.FromResult("v1"), options);
+        await farm[0].InvalidateAsync(key, options);
+
+        // memcached gives the win of a stale item to the first mg of any kind: this plain get receives it.
+        Assert.Equal("v1", (await farm[1].GetAsync<string>(key)).Value);
+
+        int calls = 0;
+        var refresh = new TaskCompletionSource<string>(TaskCreationOptions.RunContinuationsAsynchronously);
+        await WaitUntilAsync(async () =>
+        {
+            Assert.Equal("v1", await farm[0].GetOrCreateAsync(key, _ =>
+            {
+                Interlocked.Increment(ref calls);
+                return refresh.Task;
+            }, options));
+            return Volatile.Read(ref calls) > 0;
+        }, "a GetOrCreateAsync caller won the refresh the plain get handed back");
+        refresh.SetResult("v2");
+        await WaitUntilAsync(async () => (await farm[1].GetAsync<string>(key)).Value == "v2", "the refreshed value stored");
+        Assert.Equal(1, calls);
+    }
+
+    [Fact]
+    public async Task GetOrCreateAsync_NoServerListening_CallersOfTheProcessShareOneFactoryCall()
+    {
+        await using var client = new MemcachedClient(new MemcachedClientOptions
+        {
+            Servers = { $"127.0.0.1:{CacheSerializer.Workloads.Servers.MemcachedServer.FreePort()}" },
+            ConnectTimeout = TimeSpan.FromSeconds(1),
+        });
+        string key = Key("outage");
+        int calls = 0;
+        var release = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+
+        Task<string>[] callers = Enumerable.Range(0, 100).Select(_ => client.GetOrCreateAsync(key, async _ =>
+        {
+            Interlocked.Increment(ref calls);
+            await release.Task;
+            return "from the database";
+        })).ToArray();
+        release.SetResult();
+        string[] results = await Task.WhenAll(callers).WaitAsync(Bound);
+
+        Assert.Equal(1, calls);
+        Assert.Equal(Enumerable.Repeat("from the database", 100), results);
+    }
+
+    [Fact]
+    public async Task GetOrCreateAsync_ServerKilledWhileAnotherServerWaits_WaiterFallsBackToTheFactory()
+    {
+        using var server = CacheSerializer.Workloads.Servers.MemcachedServer.Start();
+        MemcachedClient[] farm = [NewClient(server.Endpoint), NewClient(server.Endpoint)];
+        string key = Key("killed");
+        var options = new GetOrCreateOptions { LockTimeout = TimeSpan.FromMinutes(5) };
+        var started = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        var release = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        Task<string> winner = farm[0].GetOrCreateAsync(key, async _ =>
+        {
+            started.SetResult();
+            await release.Task;
+            return "from the winner";
+        }, options);
+        await started.Task.WaitAsync(Bound);
+        Task<string> waiter = farm[1].GetOrCreateAsync(key, _ => Task.FromResult("from the waiter"), options);
+        await WaitUntilAsync(() => farm[1].FlightCount == 1, "the second server waiting");
+
+        server.Kill();
+
+        Assert.Equal("from the waiter", await waiter.WaitAsync(Bound)); // its next poll fails: a miss, so the factory
+        release.SetResult();
+        Assert.Equal("from the winner", await winner.WaitAsync(Bound)); // its store fails quietly (ServerFailure)
+    }
+
+    [Fact]
+    public async Task GetOrCreateAsync_ThrowPolicyNoServerListening_ThrowsAndRunsNoFactory()
+    {
+        await using var client = new MemcachedClient(new MemcachedClientOptions
+        {
+            Servers = { $"127.0.0.1:{CacheSerializer.Workloads.Servers.MemcachedServer.FreePort()}" },
+            ConnectTimeout = TimeSpan.FromSeconds(1),
+            OnServerFailure = ServerFailurePolicy.Throw,
+        });
+        int calls = 0;
+
+        var ex = await Assert.ThrowsAsync<MemcachedException>(() => client.GetOrCreateAsync(Key("throw"), _ =>
+        {
+            calls++;
+            return Task.FromResult("unused");
+        }));
+
+        Assert.Equal(("get_or_create", 0), (ex.Operation, calls));
+    }
+
+    [Fact]
+    public async Task GetOrCreateAsync_OneCallerCancels_TheOthersStillGetTheValue()
+    {
+        MemcachedClient client = Farm(1)[0];
+        string key = Key("cancel-one");
+        var release = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        CancellationToken factoryToken = default;
+        Func<CancellationToken, Task<string>> factory = async token =>
+        {
+            factoryToken = token;
+            await release.Task;
+            return "value";
+        };
+        using var impatient = new CancellationTokenSource();
+        Task<string> first = client.GetOrCreateAsync(key, factory, cancellationToken: impatient.Token);
+        Task<string> second = client.GetOrCreateAsync(key, factory);
+
+        impatient.Cancel();
+
+        await Assert.ThrowsAnyAsync<OperationCanceledException>(() => first.WaitAsync(Bound));
+        release.SetResult();
+        Assert.Equal("value", await second.WaitAsync(Bound));
+        Assert.False(factoryToken.IsCancellationRequested);
+    }
+
+    [Fact]
+    public async Task GetOrCreateAsync_EveryCallerCancels_FactoryIsCancelledAndTheKeyReleased()
+    {
+        MemcachedClient client = Farm(1)[0];
+        string key = Key("cancel-all");
+        var options = new GetOrCreateOptions { LockTimeout = TimeSpan.FromMinutes(1) };
+        var started = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        var factoryCancelled = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        using var cancel = new CancellationTokenSource();
+        Task<string>[] callers = Enumerable.Range(0, 3).Select(_ => client.GetOrCreateAsync<string>(key, async token =>
+        {
+            started.TrySetResult();
+            token.Register(() => factoryCancelled.TrySetResult());
+            await Task.Delay(Timeout.Infinite, token);
+            return "never";
+        }, options, cancel.Token)).ToArray();
+        await started.Task.WaitAsync(Bound);
+
+        cancel.Cancel();
+
+        foreach (Task<string> caller in callers)
+        {
+            await Assert.ThrowsAnyAsync<OperationCanceledException>(() => caller.WaitAsync(Bound));
+        }
+
+        await factoryCancelled.Task.WaitAsync(Bound);
+        await WaitUntilAsync(() => client.FlightCount == 0, "the shared call ended");
+        var clock = Stopwatch.StartNew();
+        Assert.Equal("next", await client.GetOrCreateAsync(key, _ => Task.FromResult("next"), options));
+        Assert.True(clock.Elapsed < TimeSpan.FromSeconds(30), $"took {clock.Elapsed}: the cancelled call left its placeholder");
+    }
+
+    private MemcachedClient NewClient(string endpoint)
+    {
+        var client = new MemcachedClient(new MemcachedClientOptions
+        {
+            Servers = { endpoint },
+            ConnectTimeout = TimeSpan.FromSeconds(1),
+            OperationTimeout = TimeSpan.FromSeconds(2),
+            ServerDownInterval = TimeSpan.FromMilliseconds(300),
+        });
+        _clients.Add(client);
+        return client;
+    }
+}
