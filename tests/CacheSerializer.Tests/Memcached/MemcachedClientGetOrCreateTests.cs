@@ -3,6 +3,7 @@ using CacheSerializer.Memcached;
 using CacheSerializer.Memcached.Internal.Requests;
 using CacheSerializer.Tests.Memcached.Fixtures;
 using Microsoft.Extensions.Caching.Distributed;
+using Microsoft.Extensions.Caching.Hybrid;
 using Microsoft.Extensions.DependencyInjection;
 
 namespace CacheSerializer.Tests.Memcached;
@@ -493,6 +494,53 @@ public sealed class MemcachedClientGetOrCreateTests : IDisposable
         var clock = Stopwatch.StartNew();
         Assert.Equal("next", await client.GetOrCreateAsync(key, _ => Task.FromResult("next"), options));
         Assert.True(clock.Elapsed < TimeSpan.FromSeconds(30), $"took {clock.Elapsed}: the cancelled call left its placeholder");
+    }
+
+    [Fact]
+    public async Task HybridCacheL1OverGetOrCreate_FiveServersFiftyCallersEach_OneFactoryCallAndLocalHitsAfter()
+    {
+        // docs/client.md's recipe: HybridCache for the in-memory L1 of each server, GetOrCreateAsync for one factory call
+        // per expiry across the farm (HybridCache's own L2 is turned off: memcached is reached through the client).
+        string key = Key("hybrid-l1");
+        var options = new GetOrCreateOptions { LockTimeout = TimeSpan.FromMinutes(1) };
+        var entry = new HybridCacheEntryOptions { LocalCacheExpiration = TimeSpan.FromMinutes(1), Flags = HybridCacheEntryFlags.DisableDistributedCache };
+        MemcachedClient[] farm = Farm(5);
+        ServiceProvider[] providers = farm.Select(_ =>
+        {
+            var services = new ServiceCollection();
+            services.AddHybridCache();
+            return services.BuildServiceProvider();
+        }).ToArray();
+        int calls = 0;
+        int memcachedReads = 0;
+
+        try
+        {
+            Task<string>[] callers = providers.Zip(farm).SelectMany(server => Enumerable.Range(0, 50).Select(_ =>
+                server.First.GetRequiredService<HybridCache>().GetOrCreateAsync(key, async token =>
+                {
+                    Interlocked.Increment(ref memcachedReads);
+                    return await server.Second.GetOrCreateAsync(key, async _ =>
+                    {
+                        Interlocked.Increment(ref calls);
+                        await WaitUntilAsync(() => Volatile.Read(ref memcachedReads) == 5, "every server reading memcached");
+                        return "from the database";
+                    }, options, token);
+                }, entry).AsTask())).ToArray();
+            string[] results = await Task.WhenAll(callers).WaitAsync(Bound);
+            string again = await providers[2].GetRequiredService<HybridCache>().GetOrCreateAsync(key, _ => ValueTask.FromResult("not called"), entry);
+
+            Assert.Equal((1, 5), (calls, memcachedReads)); // one database call in the farm, one memcached read per server
+            Assert.Equal(Enumerable.Repeat("from the database", 250), results);
+            Assert.Equal("from the database", again); // an L1 hit
+        }
+        finally
+        {
+            foreach (ServiceProvider provider in providers)
+            {
+                await provider.DisposeAsync();
+            }
+        }
     }
 
     private MemcachedClient NewClient(string endpoint)

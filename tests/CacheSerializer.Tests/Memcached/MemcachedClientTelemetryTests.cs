@@ -128,6 +128,69 @@ public sealed class MemcachedClientTelemetryTests
     }
 
     [Fact]
+    public async Task GetOrCreate_CountsFactoryCallsByReasonAndNamesItsOperations()
+    {
+        using MemcachedServer server = MemcachedServer.Start();
+        var operations = new List<(string Operation, string Outcome)>();
+        var reasons = new List<string>();
+        using var listener = new MeterListener();
+        listener.InstrumentPublished = (instrument, l) =>
+        {
+            if (instrument.Meter.Name == MemcachedClient.MeterName && instrument.Name is "db.client.operation.duration" or "cacheserializer.memcached.factory_calls")
+            {
+                l.EnableMeasurementEvents(instrument);
+            }
+        };
+        listener.SetMeasurementEventCallback<double>((_, _, tags, _) =>
+        {
+            Dictionary<string, object?> map = TagMap(tags);
+            if (Equals(map.GetValueOrDefault("server.port"), server.Port))
+            {
+                lock (operations)
+                {
+                    operations.Add(((string)map["db.operation.name"]!, (string)map["cacheserializer.memcached.outcome"]!));
+                }
+            }
+        });
+        listener.SetMeasurementEventCallback<long>((instrument, value, tags, _) =>
+        {
+            Dictionary<string, object?> map = TagMap(tags);
+            if (Equals(map.GetValueOrDefault("server.port"), server.Port))
+            {
+                Assert.Equal(("{call}", 1L, "memcached"), (instrument.Unit, value, map["db.system.name"]));
+                lock (reasons)
+                {
+                    reasons.Add((string)map["cacheserializer.memcached.factory.reason"]!);
+                }
+            }
+        });
+        listener.Start();
+        await using var client = new MemcachedClient(new MemcachedClientOptions { Servers = { server.Endpoint } });
+        var options = new GetOrCreateOptions { StaleWhileRevalidate = TimeSpan.FromMinutes(1) };
+        var refreshed = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+
+        await client.GetOrCreateAsync("goc", _ => Task.FromResult("v1"), options);
+        await client.GetOrCreateAsync("goc", _ => Task.FromResult("unused"), options);
+        await client.InvalidateAsync("goc", options);
+        await client.GetOrCreateAsync("goc", _ =>
+        {
+            refreshed.SetResult();
+            return Task.FromResult("v2");
+        }, options);
+        await refreshed.Task.WaitAsync(TimeSpan.FromSeconds(30));
+
+        lock (reasons)
+        {
+            Assert.Equal(["won", "refresh"], reasons);
+        }
+
+        lock (operations)
+        {
+            Assert.Equal([("get_or_create", "won"), ("cas", "stored"), ("get_or_create", "hit"), ("invalidate", "invalidated"), ("get_or_create", "won")], operations.Take(5));
+        }
+    }
+
+    [Fact]
     public async Task Operations_WithAnActivityListener_OneClientSpanPerOperationWithSemanticConventionTags()
     {
         using MemcachedServer server = MemcachedServer.Start();

@@ -42,6 +42,43 @@ public sealed class MemcachedServiceCollectionExtensionsTests(MemcachedServerFix
     }
 
     [Fact]
+    public async Task AddMemcached_GetOrCreateSubsection_BindsTheDefaultsEveryCallTakes()
+    {
+        IConfiguration configuration = Json($$"""
+            {
+              "Memcached": {
+                "Servers": [ "{{fixture.Primary.Endpoint}}" ],
+                "GetOrCreate": { "Expiration": "00:00:40", "StaleWhileRevalidate": "00:00:20", "LockTimeout": "00:00:03" }
+              }
+            }
+            """);
+        await using ServiceProvider provider = new ServiceCollection().AddMemcached(configuration.GetSection("Memcached")).BuildServiceProvider();
+        MemcachedClient client = provider.GetRequiredService<MemcachedClient>();
+        GetOrCreateOptions bound = provider.GetRequiredService<IOptions<MemcachedClientOptions>>().Value.GetOrCreate;
+        string key = MemcachedServerFixture.UniqueKey("di-defaults");
+
+        await client.GetOrCreateAsync(key, _ => Task.FromResult("v"));
+        long storedTtl = (await client.GetRawAsync(key, cas: false, touchTtl: -1, CancellationToken.None, ttl: true)).Ttl;
+        await client.InvalidateAsync(key);
+        long staleTtl = (await client.GetRawAsync(key, cas: false, touchTtl: -1, CancellationToken.None, ttl: true)).Ttl;
+
+        Assert.Equal((TimeSpan.FromSeconds(40), TimeSpan.FromSeconds(20), TimeSpan.FromSeconds(3), null), (bound.Expiration, bound.StaleWhileRevalidate, bound.LockTimeout, bound.EarlyRefresh));
+        Assert.InRange(storedTtl, 58, 60); // 40 s fresh + 20 s stale
+        Assert.InRange(staleTtl, 18, 20);  // md I T20: the stale window
+    }
+
+    [Fact]
+    public void AddMemcached_InvalidGetOrCreateDefault_ValidationNamesTheNestedProperty()
+    {
+        IConfiguration configuration = Json("""{ "Memcached": { "Servers": [ "127.0.0.1:11211" ], "GetOrCreate": { "LockTimeout": "00:00:00" } } }""");
+        using ServiceProvider provider = new ServiceCollection().AddMemcached(configuration.GetSection("Memcached")).BuildServiceProvider();
+
+        var ex = Assert.Throws<OptionsValidationException>(() => provider.GetRequiredService<IMemcachedClient>());
+
+        Assert.Equal(["MemcachedClientOptions.GetOrCreate.LockTimeout is 00:00:00; it must be more than zero and at most one day (write it as hh:mm:ss in configuration, for example 00:00:10)."], ex.Failures);
+    }
+
+    [Fact]
     public async Task AddMemcached_TranscoderSubsection_BindsTheTranscoderOptions()
     {
         IConfiguration configuration = Json($$"""
