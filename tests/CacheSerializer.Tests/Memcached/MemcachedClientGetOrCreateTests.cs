@@ -250,6 +250,46 @@ public sealed class MemcachedClientGetOrCreateTests : IDisposable
     }
 
     [Fact]
+    public async Task GetOrCreateAsync_PlaceholderDeletedWhileTheFactoryRuns_TheValueIsAddedAndAnEarlierStoreKept()
+    {
+        MemcachedClient[] farm = Farm(2);
+        string added = Key("deleted-placeholder");
+        string kept = Key("stored-meanwhile");
+        var release = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        using var started = new CountdownEvent(2);
+        Func<string, Func<CancellationToken, Task<string>>> factory = value => async _ =>
+        {
+            started.Signal();
+            await release.Task;
+            return value;
+        };
+        Task<string> first = farm[0].GetOrCreateAsync(added, factory("created"));
+        Task<string> second = farm[0].GetOrCreateAsync(kept, factory("created"));
+        Assert.True(started.Wait(Bound));
+
+        Assert.True(await farm[1].DeleteAsync(added));                 // the placeholder is gone: the CAS store gets NF, then adds
+        await farm[1].SetAsync(kept, "stored by someone else");        // replaced: the CAS store gets EX, the other value stays
+        release.SetResult();
+
+        Assert.Equal(("created", "created"), (await first.WaitAsync(Bound), await second.WaitAsync(Bound)));
+        Assert.Equal("created", (await farm[1].GetAsync<string>(added)).Value);
+        Assert.Equal("stored by someone else", (await farm[1].GetAsync<string>(kept)).Value);
+    }
+
+    [Fact]
+    public async Task GetOrCreateAsync_ValueTooLargeToStore_ThrowsAndReleasesTheKey()
+    {
+        using MemcachedClient small = _fixture.CreateClient(configure: o => o.MaxValueSize = 1000);
+        string key = Key("too-large");
+
+        await Assert.ThrowsAsync<TranscoderException>(() => small.GetOrCreateAsync(key, _ => Task.FromResult(new byte[1001])));
+
+        GetReply raw = await small.GetRawAsync(key, cas: false, touchTtl: -1, CancellationToken.None);
+        Assert.Equal((false, false), (raw.Hit, raw.IsPlaceholder));
+        Assert.Equal([1, 2], await small.GetOrCreateAsync(key, _ => Task.FromResult(new byte[] { 1, 2 })));
+    }
+
+    [Fact]
     public async Task InvalidateAsync_ThenReadsAcrossTheFarm_StaleServedAtOnceWhileOneCallerRefreshes()
     {
         MemcachedClient[] farm = Farm(5);
