@@ -136,6 +136,7 @@ internal static class LoadTestCommand
             root.Options.Add(option);
         }
 
+        root.Subcommands.Add(FarmCommand.Create());
         root.SetAction(RunAsync);
         return root;
     }
@@ -234,7 +235,10 @@ internal static class LoadTestCommand
     private static IReadOnlyList<string> SplitList(string? text) =>
         string.IsNullOrWhiteSpace(text) ? [] : text.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);
 
-    private static TimeSpan ParseDuration(ArgumentResult argument)
+    /// <summary>Parses a duration option: seconds (30), with a unit (500ms, 90s, 2m, 1h) or hh:mm:ss; also used by <see cref="FarmCommand"/>.</summary>
+    /// <param name="argument">The option's argument.</param>
+    /// <returns>The duration (an error is added to the argument when it is not one).</returns>
+    internal static TimeSpan ParseDuration(ArgumentResult argument)
     {
         string text = argument.Tokens.Count > 0 ? argument.Tokens[0].Value.Trim() : string.Empty;
         (string number, double scale) = text.EndsWith("ms", StringComparison.OrdinalIgnoreCase) ? (text[..^2], 0.001)

@@ -132,7 +132,9 @@ internal static class LoadTestRunner
         return $"{RuntimeInformation.FrameworkDescription}, {RuntimeInformation.OSDescription}, {cpu}, {Environment.ProcessorCount} cores";
     }
 
-    private static string LoadAverage()
+    /// <summary>Returns the 1-minute load average (Linux), or "n/a".</summary>
+    /// <returns>The load average.</returns>
+    internal static string LoadAverage()
     {
         try
         {

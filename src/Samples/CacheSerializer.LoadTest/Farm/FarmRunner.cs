@@ -1,0 +1,304 @@
+using System.Diagnostics;
+using System.Globalization;
+using CacheSerializer.LoadTest.Running;
+using CacheSerializer.Memcached;
+using CacheSerializer.Workloads.Servers;
+
+namespace CacheSerializer.LoadTest.Farm;
+
+/// <summary>The farm scenario (issue 17): N web servers, each an independent <see cref="MemcachedClient"/> with many
+/// callers reading a few hot keys, while a schedule expires every hot key again and again; the "database" counts its
+/// queries per expiry, mode by mode.</summary>
+internal static class FarmRunner
+{
+    private const int MaxSamples = 5;
+
+    /// <summary>Starts memcached, runs every mode in turn against it (flushed between modes), and stops it.</summary>
+    /// <param name="settings">The settings, validated here.</param>
+    /// <param name="log">Where progress lines go.</param>
+    /// <param name="cancellationToken">Ctrl+C: the current mode stops, the rest are skipped, the servers stop.</param>
+    /// <returns>The report.</returns>
+    /// <exception cref="InvalidOperationException">memcached is not installed (the message says how) or did not start.</exception>
+    public static async Task<FarmReport> RunAsync(FarmSettings settings, TextWriter log, CancellationToken cancellationToken)
+    {
+        settings.Validate();
+        DateTimeOffset started = DateTimeOffset.UtcNow;
+        string loadBefore = LoadTestRunner.LoadAverage();
+        var servers = new List<MemcachedServer>();
+        try
+        {
+            for (int i = 0; i < settings.Nodes; i++)
+            {
+                servers.Add(MemcachedServer.Start("-m 256"));
+            }
+
+            string[] endpoints = [.. servers.Select(s => s.Endpoint)];
+            log.WriteLine($"memcached: {string.Join(", ", endpoints)} (started here: memcached -m 256)");
+            log.WriteLine($"{settings.Clients} web servers x {settings.CallersPerClient} callers, {settings.HotKeys} hot keys expiring every {settings.ExpireEvery.TotalSeconds:0.###} s, factory {settings.FactoryTime.TotalMilliseconds:0} ms, {settings.Duration.TotalSeconds:0.#} s per mode");
+            var results = new List<FarmModeResult>();
+            foreach (FarmMode mode in settings.Modes)
+            {
+                if (cancellationToken.IsCancellationRequested)
+                {
+                    break;
+                }
+
+                FarmModeResult result = await RunModeAsync(mode, endpoints, settings, cancellationToken).ConfigureAwait(false);
+                log.WriteLine($"{result.Mode}: {result.FactoryCalls:N0} factory calls for {result.Expiries} expiries ({result.CallsPerExpiry:0.00} per expiry, at most {result.MaxCallsPerExpiry}), {result.Reads:N0} reads, p99 {result.P99Milliseconds:0.0} ms, {result.Errors} errors, {result.Corruptions} corruptions");
+                results.Add(result);
+            }
+
+            return new FarmReport
+            {
+                Started = started,
+                Finished = DateTimeOffset.UtcNow,
+                Machine = LoadTestRunner.MachineLine(),
+                LoadAverage = $"{loadBefore} at start, {LoadTestRunner.LoadAverage()} at end (1-minute, {Environment.ProcessorCount} cores)",
+                Settings = settings,
+                Servers = $"{string.Join(", ", endpoints)} (started here: memcached -m 256)",
+                Modes = results,
+            };
+        }
+        finally
+        {
+            foreach (MemcachedServer server in servers)
+            {
+                server.Dispose();
+            }
+        }
+    }
+
+    private static async Task<FarmModeResult> RunModeAsync(FarmMode mode, string[] endpoints, FarmSettings settings, CancellationToken cancellationToken)
+    {
+        string name = FarmSettings.NameOf(mode);
+        var scheduleOptions = new MemcachedClientOptions();
+        foreach (string endpoint in endpoints)
+        {
+            scheduleOptions.Servers.Add(endpoint);
+        }
+
+        await using var schedule = new MemcachedClient(scheduleOptions);
+        await schedule.FlushAllAsync(cancellationToken).ConfigureAwait(false);
+        string[] keys = [.. Enumerable.Range(0, settings.HotKeys).Select(k => $"farm:{name}:{k}")];
+        var ledger = new FactoryLedger(settings.HotKeys);
+        var farm = new FarmWebServer[settings.Clients];
+        for (int i = 0; i < farm.Length; i++)
+        {
+            farm[i] = FarmWebServer.Start(endpoints, settings);
+        }
+
+        var tally = new Tally();
+        var clock = Stopwatch.StartNew();
+        using var stop = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+        try
+        {
+            var callers = new List<Task<long[]>>();
+            for (int server = 0; server < farm.Length; server++)
+            {
+                for (int caller = 0; caller < settings.CallersPerClient; caller++)
+                {
+                    var context = new CallerContext(mode, farm[server], server, keys, ledger, settings, tally, new Random(HashCode.Combine(settings.Seed, server, caller)));
+                    callers.Add(Task.Run(() => CallerLoopAsync(context, stop.Token), CancellationToken.None));
+                }
+            }
+
+            await ExpireOnScheduleAsync(mode, schedule, keys, ledger, settings, clock, cancellationToken).ConfigureAwait(false);
+            await stop.CancelAsync().ConfigureAwait(false);
+            long[][] latencies = await Task.WhenAll(callers).ConfigureAwait(false);
+            double seconds = clock.Elapsed.TotalSeconds;
+            return Result(mode, ledger, tally, latencies, seconds);
+        }
+        finally
+        {
+            await stop.CancelAsync().ConfigureAwait(false);
+            foreach (FarmWebServer server in farm)
+            {
+                await server.DisposeAsync().ConfigureAwait(false);
+            }
+        }
+    }
+
+    /// <summary>Every <see cref="FarmSettings.ExpireEvery"/>, starts the next epoch of every hot key and expires it:
+    /// deletes it, or in <see cref="FarmMode.FarmStale"/> marks it stale.</summary>
+    private static async Task ExpireOnScheduleAsync(FarmMode mode, MemcachedClient schedule, string[] keys, FactoryLedger ledger, FarmSettings settings, Stopwatch clock, CancellationToken cancellationToken)
+    {
+        GetOrCreateOptions stale = FarmWebServer.Options(settings, FarmWebServer.StaleWindow(settings));
+        for (int round = 1; round * settings.ExpireEvery < settings.Duration; round++)
+        {
+            TimeSpan wait = (round * settings.ExpireEvery) - clock.Elapsed;
+            if (wait > TimeSpan.Zero)
+            {
+                await Task.Delay(wait, cancellationToken).ConfigureAwait(false);
+            }
+
+            for (int k = 0; k < keys.Length; k++)
+            {
+                ledger.NextEpoch(k);
+                _ = mode == FarmMode.FarmStale
+                    ? await schedule.InvalidateAsync(keys[k], stale, cancellationToken).ConfigureAwait(false)
+                    : await schedule.DeleteAsync(keys[k], cancellationToken).ConfigureAwait(false);
+            }
+        }
+
+        TimeSpan rest = settings.Duration - clock.Elapsed;
+        if (rest > TimeSpan.Zero)
+        {
+            await Task.Delay(rest, cancellationToken).ConfigureAwait(false);
+        }
+    }
+
+    /// <summary>One caller (a request in flight, over and over): reads a random hot key, times it, checks the value.</summary>
+    /// <returns>The latency of every read, in microseconds.</returns>
+    private static async Task<long[]> CallerLoopAsync(CallerContext context, CancellationToken stop)
+    {
+        var latencies = new List<long>(1024);
+        while (!stop.IsCancellationRequested)
+        {
+            int k = context.Random.Next(context.Keys.Length);
+            long start = Stopwatch.GetTimestamp();
+            string? value;
+            try
+            {
+                value = await context.Server.ReadAsync(context.Mode, context.Keys[k], context.FactoryOf(k), stop).ConfigureAwait(false);
+            }
+            catch (OperationCanceledException) when (stop.IsCancellationRequested)
+            {
+                break;
+            }
+            catch (Exception ex) when (ex is MemcachedException or CacheSerializerException or InvalidOperationException)
+            {
+                context.Tally.Error($"{context.Keys[k]}: {ex.GetType().Name}: {ex.Message}");
+                continue;
+            }
+
+            latencies.Add((long)Stopwatch.GetElapsedTime(start).TotalMicroseconds);
+            context.Tally.Read(Check(context, k, value));
+        }
+
+        return [.. latencies];
+    }
+
+    /// <summary>A value is <c>k{key}|e{epoch}|s{server}</c>: of this key, and of this epoch or an earlier one.</summary>
+    private static string? Check(CallerContext context, int k, string? value)
+    {
+        string[] parts = value?.Split('|') ?? [];
+        if (parts.Length != 3 || parts[0] != $"k{k}" || !int.TryParse(parts[1].AsSpan(1), NumberStyles.None, CultureInfo.InvariantCulture, out int epoch))
+        {
+            return $"{context.Keys[k]}: read '{value}', not a value of this key";
+        }
+
+        int now = context.Ledger.Epoch(k);
+        return epoch > now ? $"{context.Keys[k]}: read epoch {epoch} while the key is in epoch {now}" : epoch < now ? Tally.Stale : null;
+    }
+
+    private static FarmModeResult Result(FarmMode mode, FactoryLedger ledger, Tally tally, long[][] latencies, double seconds)
+    {
+        int[] calls = ledger.CallsPerExpiry();
+        long[] all = [.. latencies.SelectMany(l => l)];
+        Array.Sort(all);
+        double Percentile(double p) => all.Length == 0 ? 0 : all[Math.Min(all.Length - 1, (int)Math.Ceiling(p * all.Length) - 1)] / 1000.0;
+        return new FarmModeResult
+        {
+            Mode = FarmSettings.NameOf(mode),
+            Description = Describe(mode),
+            Expiries = calls.Length,
+            FactoryCalls = calls.Sum(c => (long)c),
+            MinCallsPerExpiry = calls.Length == 0 ? 0 : calls.Min(),
+            MaxCallsPerExpiry = calls.Length == 0 ? 0 : calls.Max(),
+            CallsByExpiry = calls,
+            Reads = tally.Reads,
+            ReadsPerSecond = tally.Reads / seconds,
+            StaleReads = tally.StaleReads,
+            P50Milliseconds = Percentile(0.50),
+            P99Milliseconds = Percentile(0.99),
+            MaxMilliseconds = all.Length == 0 ? 0 : all[^1] / 1000.0,
+            Errors = tally.Errors,
+            Corruptions = tally.Corruptions,
+            Samples = tally.Samples(),
+        };
+    }
+
+    /// <summary>Returns what a mode is, for the report.</summary>
+    /// <param name="mode">The mode.</param>
+    /// <returns>A short description.</returns>
+    public static string Describe(FarmMode mode) => mode switch
+    {
+        FarmMode.Plain => "get, factory, set (GetValueOrCreateAsync): no protection",
+        FarmMode.Hybrid => "HybridCache.GetOrCreateAsync over the package's IDistributedCache, local cache off: in-process protection",
+        FarmMode.Farm => "MemcachedClient.GetOrCreateAsync, keys deleted: one factory call per expiry in the farm",
+        _ => "MemcachedClient.GetOrCreateAsync with a stale window, keys invalidated (InvalidateAsync): stale served while one refreshes",
+    };
+
+    /// <summary>What one caller needs.</summary>
+    private sealed record CallerContext(FarmMode Mode, FarmWebServer Server, int ServerIndex, string[] Keys, FactoryLedger Ledger, FarmSettings Settings, Tally Tally, Random Random)
+    {
+        /// <summary>The database query of hot key <paramref name="k"/>: counted in the ledger, then as slow as the settings say.</summary>
+        public Func<CancellationToken, Task<string>> FactoryOf(int k) => async _ =>
+        {
+            int epoch = Ledger.RecordCall(k);
+            await Task.Delay(Settings.FactoryTime, CancellationToken.None).ConfigureAwait(false);
+            return string.Create(CultureInfo.InvariantCulture, $"k{k}|e{epoch}|s{ServerIndex}");
+        };
+    }
+
+    /// <summary>The counts every caller adds to.</summary>
+    private sealed class Tally
+    {
+        /// <summary>What <see cref="Check"/> returns for a value of an earlier epoch.</summary>
+        public const string Stale = "stale";
+
+        private readonly List<string> _samples = [];
+        private long _reads;
+        private long _stale;
+        private long _errors;
+        private long _corruptions;
+
+        public long Reads => Interlocked.Read(ref _reads);
+
+        public long StaleReads => Interlocked.Read(ref _stale);
+
+        public long Errors => Interlocked.Read(ref _errors);
+
+        public long Corruptions => Interlocked.Read(ref _corruptions);
+
+        /// <summary>Counts a read: good (null), stale, or corrupt (the message).</summary>
+        public void Read(string? problem)
+        {
+            Interlocked.Increment(ref _reads);
+            if (problem == Stale)
+            {
+                Interlocked.Increment(ref _stale);
+            }
+            else if (problem is not null)
+            {
+                Interlocked.Increment(ref _corruptions);
+                Sample(problem);
+            }
+        }
+
+        public void Error(string message)
+        {
+            Interlocked.Increment(ref _errors);
+            Sample(message);
+        }
+
+        public IReadOnlyList<string> Samples()
+        {
+            lock (_samples)
+            {
+                return [.. _samples];
+            }
+        }
+
+        private void Sample(string message)
+        {
+            lock (_samples)
+            {
+                if (_samples.Count < MaxSamples)
+                {
+                    _samples.Add(message);
+                }
+            }
+        }
+    }
+}
