@@ -47,7 +47,9 @@ public interface IMemcachedClient
     /// its value while the others wait for it (stampede protection), and an entry in its early-refresh or
     /// stale-while-revalidate window is returned at once while one caller refreshes it in the background.</summary>
     /// <remarks>
-    /// <para>Concurrent callers for one key (and <typeparamref name="T"/>) in this process share one call. Across
+    /// <para>Concurrent callers for one key (and <typeparamref name="T"/>) in this process share one call; a caller that
+    /// joined a call gets its own copy of the value unless the type is immutable (a string, a value type without
+    /// references, a sealed type marked <c>[ImmutableObject(true)]</c>). Across
     /// processes, memcached 1.6's recache flags pick the one caller (docs/client.md, "GetOrCreateAsync"): a miss leaves
     /// an empty placeholder that the others see (every read of this client reads it as a miss); they poll for the value
     /// for up to <see cref="GetOrCreateOptions.LockTimeout"/>, then run the factory themselves rather than fail.</para>

@@ -29,8 +29,7 @@ public sealed partial class MemcachedClient
         ArgumentNullException.ThrowIfNull(factory);
         EntryPolicy policy = EntryPolicy.Resolve(options, _settings.GetOrCreate);
         ObjectDisposedException.ThrowIf(Volatile.Read(ref _disposed) != 0, this);
-        return _flights.RunAsync(key, (Client: this, Key: key, Factory: factory, Policy: policy),
-            static (state, token) => state.Client.LoadAsync(state.Key, state.Factory, state.Policy, token), cancellationToken);
+        return SharedLoadAsync(key, factory, policy, cancellationToken);
     }
 
     /// <inheritdoc/>
@@ -44,8 +43,19 @@ public sealed partial class MemcachedClient
     /// <summary>Gets how many <see cref="GetOrCreateAsync{T}"/> calls are running in this process (for tests).</summary>
     internal int FlightCount => _flights.Count;
 
-    /// <summary>The call the callers of one key in this process share.</summary>
-    private async Task<T> LoadAsync<T>(string key, Func<CancellationToken, Task<T>> factory, EntryPolicy policy, CancellationToken token)
+    /// <summary>Joins or starts the call the callers of one key share in this process. The caller that started it gets
+    /// the value it produced; a caller that joined gets its own copy (deserialized from the same bytes) unless the type
+    /// is immutable, so no two requests ever hold one mutable object (HybridCache does the same).</summary>
+    private async Task<T> SharedLoadAsync<T>(string key, Func<CancellationToken, Task<T>> factory, EntryPolicy policy, CancellationToken cancellationToken)
+    {
+        (Loaded<T> loaded, bool joined) = await _flights.RunAsync(key, (Client: this, Key: key, Factory: factory, Policy: policy),
+            static (state, token) => state.Client.LoadAsync(state.Key, state.Factory, state.Policy, token), cancellationToken).ConfigureAwait(false);
+        return joined && !ImmutableType<T>.Value ? _transcoder.Deserialize<T>(loaded.Item)! : loaded.Value;
+    }
+
+    /// <summary>The call the callers of one key in this process share: the value, and the item it was read from or
+    /// stored as (for the copies of the callers that joined).</summary>
+    private async Task<Loaded<T>> LoadAsync<T>(string key, Func<CancellationToken, Task<T>> factory, EntryPolicy policy, CancellationToken token)
     {
         MemcachedKey encoded = MemcachedKey.Create(_settings.KeyPrefix, key);
         long start = Stopwatch.GetTimestamp();
@@ -53,7 +63,8 @@ public sealed partial class MemcachedClient
         while (true)
         {
             // Located on every round: with auto-eject the key may have moved to another server meanwhile.
-            GetRequest lease = GetRequest.Lease(encoded, policy.LockSeconds, policy.RecacheSeconds, _pooledReads);
+            // Not pooled: the bytes stay with the result, for the copies of the callers that joined.
+            GetRequest lease = GetRequest.Lease(encoded, policy.LockSeconds, policy.RecacheSeconds, pooled: false);
             GetReply reply = await ExecuteAsync(Locate(encoded), lease, token).ConfigureAwait(false);
             if (reply.Hit)
             {
@@ -67,7 +78,7 @@ public sealed partial class MemcachedClient
                         StartRefresh(encoded, factory, policy, reply.Cas);
                     }
 
-                    return value;
+                    return new Loaded<T>(value, reply.Item);
                 }
 
                 if (reply.Won)
@@ -101,8 +112,8 @@ public sealed partial class MemcachedClient
         }
     }
 
-    /// <summary>Deserializes a value read by a lease, giving its rented bytes back; a win it carried is handed back if
-    /// the value cannot be read, so that another caller can try.</summary>
+    /// <summary>Deserializes a value read by a lease; a win it carried is handed back if the value cannot be read, so
+    /// that another caller can try.</summary>
     private T ReadLeased<T>(MemcachedKey key, in GetReply reply)
     {
         try
@@ -114,23 +125,21 @@ public sealed partial class MemcachedClient
             ReturnWin(key, reply.Cas);
             throw;
         }
-        finally
-        {
-            reply.Release();
-        }
     }
 
     /// <summary>Runs the factory in the caller's flight and stores its value. With a win (<paramref name="cas"/> not
     /// 0), a factory, serializer or store that throws releases the win before the exception reaches the callers, so the
     /// next get wins at once instead of waiting for the placeholder's TTL.</summary>
-    private async Task<T> CreateAsync<T>(MemcachedKey key, Func<CancellationToken, Task<T>> factory, EntryPolicy policy, ulong cas, bool placeholder, string reason, CancellationToken token)
+    private async Task<Loaded<T>> CreateAsync<T>(MemcachedKey key, Func<CancellationToken, Task<T>> factory, EntryPolicy policy, ulong cas, bool placeholder, string reason, CancellationToken token)
     {
         MemcachedTelemetry.RecordFactoryCall(Locate(key).Endpoint, reason);
         T value;
+        CacheItem item;
         try
         {
             value = await factory(token).ConfigureAwait(false);
-            await StoreCreatedAsync(key, value, policy, cas, token).ConfigureAwait(false);
+            item = _transcoder.Serialize(value);
+            await StoreCreatedAsync(key, item, policy, cas, token).ConfigureAwait(false);
         }
         catch (Exception) when (cas != 0)
         {
@@ -138,16 +147,15 @@ public sealed partial class MemcachedClient
             throw;
         }
 
-        return value;
+        return new Loaded<T>(value, item);
     }
 
     /// <summary>Stores a created value for <see cref="EntryPolicy.StoredFor"/>. With the CAS token of the placeholder or
     /// stale item this caller won, a value stored or an invalidation made since (both change the token) wins over this
     /// one (<c>EX</c>: nothing to do); a placeholder that expired or was deleted meanwhile (<c>NF</c>) is replaced by an
     /// add, which never overwrites a value another caller stored first.</summary>
-    private async Task StoreCreatedAsync<T>(MemcachedKey key, T value, EntryPolicy policy, ulong cas, CancellationToken token)
+    private async Task StoreCreatedAsync(MemcachedKey key, CacheItem item, EntryPolicy policy, ulong cas, CancellationToken token)
     {
-        CacheItem item = _transcoder.Serialize(value);
         long ttl = Expiration.ToTtl(policy.StoredFor);
         MemcachedStoreResult stored = await StoreAsync(StoreMode.Set, key, item, ttl, cas, token).ConfigureAwait(false);
         if (stored == MemcachedStoreResult.NotFound)
@@ -173,7 +181,7 @@ public sealed partial class MemcachedClient
         try
         {
             T value = await factory(_lifetime.Token).ConfigureAwait(false);
-            await StoreCreatedAsync(key, value, policy, cas, _lifetime.Token).ConfigureAwait(false);
+            await StoreCreatedAsync(key, _transcoder.Serialize(value), policy, cas, _lifetime.Token).ConfigureAwait(false);
         }
         catch (Exception ex)
         {
@@ -206,6 +214,9 @@ public sealed partial class MemcachedClient
             // Best effort: the win then lapses with its item's TTL (the placeholder's is LockTimeout plus a second).
         }
     }
+
+    /// <summary>A value and the item it was read from or stored as.</summary>
+    private readonly record struct Loaded<T>(T Value, CacheItem Item);
 
     [LoggerMessage(EventId = 12, Level = LogLevel.Warning, Message = "memcached GetOrCreateAsync: a background refresh failed ({ExceptionType}); the current value is served until its entry expires, then the next caller creates it")]
     private static partial void LogRefreshFailed(ILogger logger, string exceptionType, Exception exception);

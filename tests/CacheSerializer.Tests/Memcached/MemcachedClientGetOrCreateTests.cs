@@ -105,6 +105,36 @@ public sealed class MemcachedClientGetOrCreateTests : IDisposable
     }
 
     [Fact]
+    public async Task GetOrCreateAsync_CallersJoiningOneCall_EachGetsItsOwnCopyOfAMutableValue()
+    {
+        MemcachedClient client = Farm(1)[0];
+        var release = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        List<int>? created = null;
+        Func<CancellationToken, Task<List<int>>> factory = async _ =>
+        {
+            await release.Task;
+            return created = [1, 2, 3];
+        };
+        string listKey = Key("mutable");
+        Task<List<int>>[] callers = Enumerable.Range(0, 10).Select(_ => client.GetOrCreateAsync(listKey, factory)).ToArray();
+        string key = Key("immutable");
+        Task<string>[] readers = Enumerable.Range(0, 10).Select(_ => client.GetOrCreateAsync(key, async _ =>
+        {
+            await release.Task;
+            return new string('x', 3);
+        })).ToArray();
+
+        release.SetResult();
+        List<int>[] lists = await Task.WhenAll(callers).WaitAsync(Bound);
+        string[] strings = await Task.WhenAll(readers).WaitAsync(Bound);
+
+        Assert.All(lists, list => Assert.Equal([1, 2, 3], list));
+        Assert.Equal(10, lists.Distinct(ReferenceEqualityComparer.Instance).Count()); // no two requests share a mutable object
+        Assert.Same(created, lists[0]);                                              // the caller that started it gets the factory's
+        Assert.All(strings, s => Assert.Same(strings[0], s));                         // an immutable value is shared
+    }
+
+    [Fact]
     public async Task GetOrCreateAsync_StaleValuePresent_EveryCallerReturnsItWithoutWaitingForTheOneRefresh()
     {
         MemcachedClient[] farm = Farm(5);

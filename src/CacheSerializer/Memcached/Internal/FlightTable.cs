@@ -6,6 +6,8 @@ namespace CacheSerializer.Memcached.Internal;
 /// call, so a process sends one read, runs at most one factory and polls with one loop per key however many requests
 /// want it.</summary>
 /// <remarks>
+/// The result comes with whether this caller joined a call another started: a caller that joined shares the result
+/// object, which <see cref="MemcachedClient.GetOrCreateAsync{T}"/> turns into a copy of its own for mutable types.
 /// A caller that cancels stops waiting at once; the shared call is cancelled only when every caller has left, so one
 /// impatient request never fails the others (HybridCache does the same). A call leaves the table before it completes,
 /// so a caller that arrives after it sees memcached, never a finished call's outcome.
@@ -23,7 +25,10 @@ internal sealed class FlightTable
     /// <param name="state">What <paramref name="work"/> needs.</param>
     /// <param name="work">The shared call; its token is cancelled when every caller has left.</param>
     /// <param name="cancellationToken">Ends this caller's wait only.</param>
-    internal Task<T> RunAsync<T, TState>(string key, TState state, Func<TState, CancellationToken, Task<T>> work, CancellationToken cancellationToken)
+    /// <returns>The result, and whether this caller joined a call another caller started.</returns>
+    /// <typeparam name="T">The result's type; calls of one key with another type are other calls.</typeparam>
+    /// <typeparam name="TState">What <paramref name="work"/> needs.</typeparam>
+    internal Task<(T Result, bool Joined)> RunAsync<T, TState>(string key, TState state, Func<TState, CancellationToken, Task<T>> work, CancellationToken cancellationToken)
     {
         (string, Type) id = (key, typeof(T));
         while (true)
@@ -33,7 +38,7 @@ internal sealed class FlightTable
                 var joined = (Flight<T>)existing;
                 if (joined.TryJoin())
                 {
-                    return joined.WaitAsync(cancellationToken);
+                    return joined.WaitAsync(joined: true, cancellationToken);
                 }
 
                 // Every caller left and it is being cancelled: it no longer takes callers.
@@ -45,7 +50,7 @@ internal sealed class FlightTable
             if (_flights.TryAdd(id, flight))
             {
                 _ = FlyAsync(id, flight, state, work);
-                return flight.WaitAsync(cancellationToken);
+                return flight.WaitAsync(joined: false, cancellationToken);
             }
         }
     }
@@ -101,16 +106,16 @@ internal sealed class FlightTable
             }
         }
 
-        internal async Task<T> WaitAsync(CancellationToken cancellationToken)
+        internal async Task<(T Result, bool Joined)> WaitAsync(bool joined, CancellationToken cancellationToken)
         {
             if (!cancellationToken.CanBeCanceled)
             {
-                return await _completion.Task.ConfigureAwait(false);
+                return (await _completion.Task.ConfigureAwait(false), joined);
             }
 
             try
             {
-                return await _completion.Task.WaitAsync(cancellationToken).ConfigureAwait(false);
+                return (await _completion.Task.WaitAsync(cancellationToken).ConfigureAwait(false), joined);
             }
             catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested && !_completion.Task.IsCompleted)
             {
