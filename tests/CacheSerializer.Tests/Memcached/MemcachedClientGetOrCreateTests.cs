@@ -142,20 +142,12 @@ public sealed class MemcachedClientGetOrCreateTests : IDisposable
         var options = new GetOrCreateOptions { Expiration = TimeSpan.FromSeconds(1), StaleWhileRevalidate = TimeSpan.FromMinutes(10), LockTimeout = TimeSpan.FromMinutes(1) };
         await farm[0].GetOrCreateAsync(key, _ => Task.FromResult("old"), options);
         await WaitForTtlBelowAsync(farm[0], key, 600); // stored for 1 s + 10 min: now expired, in its stale window
-        int calls = 0;
-        var refresh = new TaskCompletionSource<string>(TaskCreationOptions.RunContinuationsAsynchronously);
+        var refresh = new GatedRefresh(); // the refresh does not finish while the callers run
 
-        string[] results = await Task.WhenAll(Callers(farm, 200, key, _ =>
-        {
-            Interlocked.Increment(ref calls);
-            return refresh.Task; // the refresh does not finish while the callers run
-        }, options)).WaitAsync(Bound);
+        string[] results = await Task.WhenAll(Callers(farm, 200, key, refresh.Factory, options)).WaitAsync(Bound);
 
         Assert.Equal(Enumerable.Repeat("old", 1000), results);
-        await WaitUntilAsync(() => Volatile.Read(ref calls) > 0, "the refresh started");
-        refresh.SetResult("new");
-        await WaitUntilAsync(async () => (await farm[3].GetAsync<string>(key)).Value == "new", "the refreshed value stored");
-        Assert.Equal(1, calls);
+        await refresh.FinishAsync(farm[3], key, "new", WaitUntilAsync);
     }
 
     [Fact]
@@ -167,20 +159,12 @@ public sealed class MemcachedClientGetOrCreateTests : IDisposable
         await farm[0].GetOrCreateAsync(key, _ => Task.FromResult("current"), options);
         Assert.Equal("current", await farm[1].GetOrCreateAsync(key, _ => Task.FromResult("too early"), options)); // 30 s left: no win
         await WaitForTtlBelowAsync(farm[0], key, 27); // R27: the last 90 % of the 30 seconds
-        int calls = 0;
-        var refresh = new TaskCompletionSource<string>(TaskCreationOptions.RunContinuationsAsynchronously);
+        var refresh = new GatedRefresh();
 
-        string[] results = await Task.WhenAll(Callers(farm, 50, key, _ =>
-        {
-            Interlocked.Increment(ref calls);
-            return refresh.Task;
-        }, options)).WaitAsync(Bound);
+        string[] results = await Task.WhenAll(Callers(farm, 50, key, refresh.Factory, options)).WaitAsync(Bound);
 
         Assert.Equal(Enumerable.Repeat("current", 250), results);
-        await WaitUntilAsync(() => Volatile.Read(ref calls) > 0, "the refresh started");
-        refresh.SetResult("refreshed");
-        await WaitUntilAsync(async () => (await farm[2].GetAsync<string>(key)).Value == "refreshed", "the refreshed value stored");
-        Assert.Equal(1, calls);
+        await refresh.FinishAsync(farm[2], key, "refreshed", WaitUntilAsync);
         GetReply stored = await farm[0].GetRawAsync(key, cas: false, touchTtl: -1, CancellationToken.None, ttl: true);
         Assert.InRange(stored.Ttl, 25, 30); // stored anew for the whole expiration
     }
@@ -326,23 +310,15 @@ public sealed class MemcachedClientGetOrCreateTests : IDisposable
         string key = Key("invalidate-swr");
         var options = new GetOrCreateOptions { Expiration = TimeSpan.FromMinutes(10), StaleWhileRevalidate = TimeSpan.FromMinutes(1), LockTimeout = TimeSpan.FromMinutes(1) };
         await farm[0].GetOrCreateAsync(key, _ => Task.FromResult("v1"), options);
-        int calls = 0;
-        var refresh = new TaskCompletionSource<string>(TaskCreationOptions.RunContinuationsAsynchronously);
+        var refresh = new GatedRefresh();
 
         Assert.True(await farm[1].InvalidateAsync(key, options));
-        string[] results = await Task.WhenAll(Callers(farm, 100, key, _ =>
-        {
-            Interlocked.Increment(ref calls);
-            return refresh.Task;
-        }, options)).WaitAsync(Bound);
+        string[] results = await Task.WhenAll(Callers(farm, 100, key, refresh.Factory, options)).WaitAsync(Bound);
 
         Assert.Equal(Enumerable.Repeat("v1", 500), results);
         GetReply stale = await farm[0].GetRawAsync(key, cas: false, touchTtl: -1, CancellationToken.None, ttl: true);
         Assert.InRange(stale.Ttl, 50, 60); // md I T60: kept for the stale window, not the 10 minutes
-        await WaitUntilAsync(() => Volatile.Read(ref calls) > 0, "the refresh started");
-        refresh.SetResult("v2");
-        await WaitUntilAsync(async () => (await farm[4].GetAsync<string>(key)).Value == "v2", "the refreshed value stored");
-        Assert.Equal(1, calls);
+        await refresh.FinishAsync(farm[4], key, "v2", WaitUntilAsync);
         Assert.Equal("v2", await farm[2].GetOrCreateAsync(key, _ => Task.FromResult("v3"), options));
     }
 
@@ -422,20 +398,13 @@ public sealed class MemcachedClientGetOrCreateTests : IDisposable
         // memcached gives the win of a stale item to the first mg of any kind: this plain get receives it.
         Assert.Equal("v1", (await farm[1].GetAsync<string>(key)).Value);
 
-        int calls = 0;
-        var refresh = new TaskCompletionSource<string>(TaskCreationOptions.RunContinuationsAsynchronously);
+        var refresh = new GatedRefresh();
         await WaitUntilAsync(async () =>
         {
-            Assert.Equal("v1", await farm[0].GetOrCreateAsync(key, _ =>
-            {
-                Interlocked.Increment(ref calls);
-                return refresh.Task;
-            }, options));
-            return Volatile.Read(ref calls) > 0;
+            Assert.Equal("v1", await farm[0].GetOrCreateAsync(key, refresh.Factory, options));
+            return refresh.Calls > 0;
         }, "a GetOrCreateAsync caller won the refresh the plain get handed back");
-        refresh.SetResult("v2");
-        await WaitUntilAsync(async () => (await farm[1].GetAsync<string>(key)).Value == "v2", "the refreshed value stored");
-        Assert.Equal(1, calls);
+        await refresh.FinishAsync(farm[1], key, "v2", WaitUntilAsync);
     }
 
     [Fact]
@@ -624,5 +593,33 @@ public sealed class MemcachedClientGetOrCreateTests : IDisposable
         });
         _clients.Add(client);
         return client;
+    }
+}
+
+/// <summary>A background refresh held back until the test lets it finish: counts its factory calls, and checks that
+/// the refreshed value lands after exactly one of them.</summary>
+internal sealed class GatedRefresh
+{
+    private readonly TaskCompletionSource<string> _result = new(TaskCreationOptions.RunContinuationsAsynchronously);
+    private int _calls;
+
+    /// <summary>Gets how many times the factory was called.</summary>
+    public int Calls => Volatile.Read(ref _calls);
+
+    /// <summary>Gets the factory: it counts the call and does not finish until <see cref="FinishAsync"/>.</summary>
+    public Task<string> Factory(CancellationToken token)
+    {
+        Interlocked.Increment(ref _calls);
+        return _result.Task;
+    }
+
+    /// <summary>Waits for the refresh to start, lets it return <paramref name="value"/>, waits until a plain read of
+    /// <paramref name="reader"/> sees it stored, and checks the factory ran once.</summary>
+    public async Task FinishAsync(MemcachedClient reader, string key, string value, Func<Func<Task<bool>>, string, Task> waitUntil)
+    {
+        await waitUntil(() => Task.FromResult(Calls > 0), "the refresh started");
+        _result.SetResult(value);
+        await waitUntil(async () => (await reader.GetAsync<string>(key)).Value == value, "the refreshed value stored");
+        Assert.Equal(1, Calls);
     }
 }

@@ -1,22 +1,13 @@
 using System.Globalization;
 using System.Text;
-using System.Text.Encodings.Web;
 using System.Text.Json;
-using System.Text.Json.Serialization;
+using CacheSerializer.LoadTest.Results;
 
 namespace CacheSerializer.LoadTest.Farm;
 
 /// <summary>Turns a farm report into a Markdown table (console and file) and the JSON file.</summary>
 internal static class FarmReportWriter
 {
-    private static readonly JsonSerializerOptions Json = new()
-    {
-        WriteIndented = true,
-        PropertyNamingPolicy = JsonNamingPolicy.CamelCase,
-        Encoder = JavaScriptEncoder.UnsafeRelaxedJsonEscaping,
-        Converters = { new JsonStringEnumConverter() },
-    };
-
     /// <summary>Returns the report as Markdown: the settings, the machine, and one row per mode.</summary>
     /// <param name="report">The report.</param>
     /// <returns>The Markdown.</returns>
@@ -56,7 +47,7 @@ internal static class FarmReportWriter
         Directory.CreateDirectory(directory);
         string stem = Path.Combine(directory, "farm-" + report.Started.ToString("yyyyMMdd-HHmmss", CultureInfo.InvariantCulture));
         var utf8 = new UTF8Encoding(encoderShouldEmitUTF8Identifier: false);
-        File.WriteAllText(stem + ".json", JsonSerializer.Serialize(report, Json), utf8);
+        File.WriteAllText(stem + ".json", JsonSerializer.Serialize(report, ReportWriter.Json), utf8);
         File.WriteAllText(stem + ".md", ToMarkdown(report), utf8);
         return [stem + ".json", stem + ".md"];
     }

@@ -12,7 +12,8 @@ namespace CacheSerializer.LoadTest.Results;
 /// <summary>Turns a report into the final console table, a Markdown table, the JSON file and the SVG chart.</summary>
 internal static class ReportWriter
 {
-    private static readonly JsonSerializerOptions Json = new()
+    /// <summary>The JSON of the result files (also the farm scenario's).</summary>
+    internal static readonly JsonSerializerOptions Json = new()
     {
         WriteIndented = true,
         PropertyNamingPolicy = JsonNamingPolicy.CamelCase,
