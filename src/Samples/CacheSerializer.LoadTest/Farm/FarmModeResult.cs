@@ -45,6 +45,10 @@ internal sealed record FarmModeResult
     /// <summary>Gets the slowest read, in milliseconds: about one factory call for a caller that waited for it.</summary>
     public double MaxMilliseconds { get; init; }
 
+    /// <summary>Gets the reads that took at least one factory call's time: callers that waited for a factory (theirs or
+    /// another's), where a stale value would have answered at once.</summary>
+    public long SlowReads { get; init; }
+
     /// <summary>Gets the reads that threw.</summary>
     public long Errors { get; init; }
 

@@ -106,7 +106,7 @@ internal static class FarmRunner
             await stop.CancelAsync().ConfigureAwait(false);
             long[][] latencies = await Task.WhenAll(callers).ConfigureAwait(false);
             double seconds = clock.Elapsed.TotalSeconds;
-            return Result(mode, ledger, tally, latencies, seconds);
+            return Result(mode, ledger, tally, latencies, seconds, settings.FactoryTime);
         }
         finally
         {
@@ -191,7 +191,7 @@ internal static class FarmRunner
         return epoch > now ? $"{context.Keys[k]}: read epoch {epoch} while the key is in epoch {now}" : epoch < now ? Tally.Stale : null;
     }
 
-    private static FarmModeResult Result(FarmMode mode, FactoryLedger ledger, Tally tally, long[][] latencies, double seconds)
+    private static FarmModeResult Result(FarmMode mode, FactoryLedger ledger, Tally tally, long[][] latencies, double seconds, TimeSpan factoryTime)
     {
         int[] calls = ledger.CallsPerExpiry();
         long[] all = [.. latencies.SelectMany(l => l)];
@@ -212,10 +212,28 @@ internal static class FarmRunner
             P50Milliseconds = Percentile(0.50),
             P99Milliseconds = Percentile(0.99),
             MaxMilliseconds = all.Length == 0 ? 0 : all[^1] / 1000.0,
+            SlowReads = all.Length - LowerBound(all, (long)factoryTime.TotalMicroseconds),
             Errors = tally.Errors,
             Corruptions = tally.Corruptions,
             Samples = tally.Samples(),
         };
+    }
+
+    /// <summary>The index of the first value at least <paramref name="value"/> in a sorted array.</summary>
+    private static int LowerBound(long[] sorted, long value)
+    {
+        int index = Array.BinarySearch(sorted, value);
+        if (index < 0)
+        {
+            return ~index;
+        }
+
+        while (index > 0 && sorted[index - 1] == value)
+        {
+            index--;
+        }
+
+        return index;
     }
 
     /// <summary>Returns what a mode is, for the report.</summary>
