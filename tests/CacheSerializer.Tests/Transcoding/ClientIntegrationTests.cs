@@ -15,7 +15,8 @@ public sealed class ClientIntegrationTests(MemcachedServerFixture fixture) : IAs
 {
     private static readonly MethodInfo TypedGet = typeof(ClientIntegrationTests).GetMethod(nameof(GetTyped), BindingFlags.NonPublic | BindingFlags.Static)!;
 
-    private static readonly IReadOnlyDictionary<string, object?> Objects = new Dictionary<string, object?>
+    /// <summary>The values beyond the native types: null, contracts, a message, protocol-looking text, a near-limit array (also sent over TLS by the TLS tests).</summary>
+    internal static readonly IReadOnlyDictionary<string, object?> Objects = new Dictionary<string, object?>
     {
         ["null"] = null,
         ["object-shared-folder"] = Samples.Tree(),
