@@ -7,7 +7,7 @@ using Microsoft.Extensions.Diagnostics.HealthChecks;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Logging;
 
-namespace CacheSerializer.Tests.Memcached.Security;
+namespace CacheSerializer.Tests.Memcached;
 
 /// <summary>memcached's ASCII authentication against real servers started with <c>-Y authfile</c> (and without it): the
 /// authenticated round trip, and each misconfiguration with its own error kind, surfaced at start-up and by the health check.</summary>

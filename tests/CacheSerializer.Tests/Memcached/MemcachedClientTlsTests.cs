@@ -6,7 +6,7 @@ using CacheSerializer.Tests.Transcoding;
 using CacheSerializer.Workloads.Servers;
 using Microsoft.Extensions.Logging;
 
-namespace CacheSerializer.Tests.Memcached.Security;
+namespace CacheSerializer.Tests.Memcached;
 
 /// <summary>TLS against real memcached started with <c>-Z</c> and throwaway certificates: every value, each way a
 /// certificate is rejected, mutual TLS, and the connection's behaviour (pipelining, kill and restart, timeout) unchanged.</summary>
