@@ -281,6 +281,28 @@ public sealed class MemcachedClientTlsTests(CertificatesFixture fixture) : IClas
     }
 
     [Fact]
+    public async Task SetAsync_BurstsOf500PipelinedSetsOverTls_AllStoredWithoutStalling()
+    {
+        // memcached 1.6.18 leaves the rest of a TLS record it read in part inside OpenSSL and sleeps until more bytes
+        // arrive (fixed in 1.6.39): 500 sets batched into 16 KB records cut mid-request stalled until the timeout. Sizes
+        // of 100 B, then around the record size and above it, on a fresh server and client, each burst awaited before the next.
+        using MemcachedServer server = fixture.StartTls();
+        await using var client = new MemcachedClient(fixture.TlsOptions(server, o => o.OperationTimeout = TimeSpan.FromSeconds(5)));
+        int[] sizes = [100, 100, 100, 15_000, 100, 16_500, 100, 40_000];
+        byte[] ValueOf(int i) => Enumerable.Range(0, i < 1_500 ? 100 : sizes[i % sizes.Length]).Select(b => (byte)(b + i)).ToArray();
+        string KeyOf(int i) => $"burst:{i:D10}:".PadRight(64, 'k');
+
+        foreach (int[] burst in Enumerable.Range(0, 3_000).Chunk(500))
+        {
+            MemcachedStoreResult[] stored = await Task.WhenAll(burst.Select(i => client.SetAsync(KeyOf(i), ValueOf(i)))).WaitAsync(Bound);
+            Assert.All(stored, r => Assert.Equal(MemcachedStoreResult.Stored, r));
+        }
+
+        MemcachedGetResult<byte[]>[] read = await Task.WhenAll(Enumerable.Range(0, 3_000).Select(i => client.GetAsync<byte[]>(KeyOf(i)))).WaitAsync(Bound);
+        Assert.Equal(3_000, Enumerable.Range(0, 3_000).Count(i => read[i].Found && read[i].Value!.AsSpan().SequenceEqual(ValueOf(i))));
+    }
+
+    [Fact]
     public async Task ServerKilledAndRestarted_OverTls_RecoversAsPlaintextDoes()
     {
         using MemcachedServer server = fixture.StartTls();
