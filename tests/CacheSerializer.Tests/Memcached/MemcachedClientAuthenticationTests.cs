@@ -57,12 +57,7 @@ public sealed class MemcachedClientAuthenticationTests(CertificatesFixture fixtu
         server.Kill();
         Assert.Equal(MemcachedStoreResult.ServerFailure, await client.SetAsync("auth:k", "during"));
         server.Restart();
-        var clock = System.Diagnostics.Stopwatch.StartNew();
-        while (await client.SetAsync("auth:k", "after") != MemcachedStoreResult.Stored)
-        {
-            Assert.True(clock.Elapsed < TimeSpan.FromSeconds(20), "the client did not authenticate to the restarted server");
-            await Task.Delay(50);
-        }
+        await MemcachedServerFixture.SetUntilStoredAsync(client, "auth:k", "after", TimeSpan.FromSeconds(20), "the client did not authenticate to the restarted server");
 
         Assert.Equal("after", (await client.GetAsync<string>("auth:k")).Value);
     }

@@ -1,5 +1,4 @@
 using System.Diagnostics;
-using System.Reflection;
 using CacheSerializer.Memcached;
 using CacheSerializer.Tests.Memcached.Fixtures;
 using CacheSerializer.Tests.Transcoding;
@@ -13,37 +12,16 @@ namespace CacheSerializer.Tests.Memcached;
 public sealed class MemcachedClientTlsTests(CertificatesFixture fixture) : IClassFixture<CertificatesFixture>
 {
     private static readonly TimeSpan Bound = TimeSpan.FromSeconds(30);
-    private static readonly MethodInfo TypedGet = typeof(MemcachedClientTlsTests).GetMethod(nameof(GetTyped), BindingFlags.NonPublic | BindingFlags.Static)!;
 
     private ThrowawayCertificates Certificates => fixture.Certificates;
 
-    public static TheoryData<string> Values()
-    {
-        var data = new TheoryData<string>();
-        foreach (string name in NativeCases.All.Keys.Concat(ClientIntegrationTests.Objects.Keys))
-        {
-            data.Add(name);
-        }
-
-        return data;
-    }
-
     [Theory]
-    [MemberData(nameof(Values))]
+    [MemberData(nameof(ClientIntegrationTests.Cases), MemberType = typeof(ClientIntegrationTests))]
     public async Task SetThenGet_EveryKindOfValueOverTls_ComesBackIdenticalBothWays(string name)
     {
-        object? value = NativeCases.All.TryGetValue(name, out object? native) ? native : ClientIntegrationTests.Objects[name];
         await using var client = new MemcachedClient(fixture.TlsOptions(fixture.SharedTlsServer));
-        string key = MemcachedServerFixture.UniqueKey("tls-" + name);
 
-        Assert.Equal(MemcachedStoreResult.Stored, await client.SetAsync<object?>(key, value));
-        MemcachedGetResult<object?> untyped = await client.GetAsync<object?>(key);
-        MemcachedGetResult<object?> typed = value is null ? untyped : await (Task<MemcachedGetResult<object?>>)TypedGet.MakeGenericMethod(value.GetType()).Invoke(null, [client, key])!;
-
-        Assert.True(untyped.Found);
-        Assert.True(typed.Found);
-        ValueAssert.Identical(value, untyped.Value);
-        ValueAssert.Identical(value, typed.Value);
+        await ClientIntegrationTests.AssertRoundTripsBothWaysAsync(client, MemcachedServerFixture.UniqueKey("tls-" + name), ClientIntegrationTests.ValueOf(name));
     }
 
     [Fact]
@@ -315,12 +293,7 @@ public sealed class MemcachedClientTlsTests(CertificatesFixture fixture) : IClas
         MemcachedStoreResult[] results = await Task.WhenAll(Enumerable.Range(0, 50).Select(i => client.SetAsync($"outage:{i}", "during"))).WaitAsync(Bound);
         MemcachedGetResult<string>[] reads = await Task.WhenAll(Enumerable.Range(0, 50).Select(i => client.GetAsync<string>($"outage:{i}"))).WaitAsync(Bound);
         server.Restart();
-        var clock = Stopwatch.StartNew();
-        while (await client.SetAsync("outage:k", "after") != MemcachedStoreResult.Stored)
-        {
-            Assert.True(clock.Elapsed < Bound, "the client did not use the restarted server again");
-            await Task.Delay(50);
-        }
+        await MemcachedServerFixture.SetUntilStoredAsync(client, "outage:k", "after", Bound, "the client did not use the restarted server again");
 
         Assert.All(results, r => Assert.Equal(MemcachedStoreResult.ServerFailure, r));
         Assert.All(reads, r => Assert.False(r.Found));
@@ -362,11 +335,5 @@ public sealed class MemcachedClientTlsTests(CertificatesFixture fixture) : IClas
                 await Task.Delay(50);
             }
         }
-    }
-
-    private static async Task<MemcachedGetResult<object?>> GetTyped<T>(MemcachedClient client, string key)
-    {
-        MemcachedGetResult<T> result = await client.GetAsync<T>(key);
-        return result.Found ? new MemcachedGetResult<object?>(result.Value, result.Cas) : default;
     }
 }
