@@ -95,7 +95,7 @@ internal sealed class ConnectionOpening
         {
             ssl.Dispose();
             throw ThrowHelper.TlsHandshakeFailed(_endpoint.Name, "connect",
-                verdict.Rejection ?? $"the handshake with '{tls.TargetHostOf(_endpoint)}' failed ({Describe(ex)}); is the server started with TLS (memcached -Z), and does it accept TLS 1.2 or 1.3?", ex);
+                verdict.Rejection ?? $"the handshake with '{tls.TargetHostOf(_endpoint)}' failed ({Describe(ex)}); check that the server is started with TLS (memcached -Z) and accepts TLS 1.2 or 1.3", ex);
         }
         catch
         {
