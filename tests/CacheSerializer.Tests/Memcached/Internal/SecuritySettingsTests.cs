@@ -186,6 +186,37 @@ public sealed class SecuritySettingsTests(CertificatesFixture fixture) : IClassF
     }
 
     [Fact]
+    public void AddMemcached_AppsettingsOfClientMd_EachServerItsOwnTlsAndThePasswordFromASecretSource()
+    {
+        // The appsettings.json example of docs/client.md ("TLS and authentication"), bound as it is written, with the
+        // password layered over it as a secret source would (and the CA file, which must exist, replaced by this test's):
+        // the documentation cannot drift from the binding.
+        string doc = File.ReadAllText(PackageMetadataTests.RepositoryFile("docs/client.md"));
+        int section = doc.IndexOf("## TLS and authentication", StringComparison.Ordinal);
+        int start = doc.IndexOf("```json", section, StringComparison.Ordinal) + "```json".Length;
+        string json = "{" + doc[start..doc.IndexOf("```", start, StringComparison.Ordinal)] + "}";
+        IConfiguration configuration = new ConfigurationBuilder()
+            .AddJsonStream(new MemoryStream(System.Text.Encoding.UTF8.GetBytes(json)))
+            .AddInMemoryCollection(new Dictionary<string, string?>
+            {
+                ["Memcached:Password"] = "Pa55-w0rd",
+                ["Memcached:Tls:CaCertificatePath"] = fixture.Certificates.CaPath,
+            })
+            .Build();
+        var services = new ServiceCollection();
+        services.AddMemcached(configuration.GetSection("Memcached"));
+        using ServiceProvider provider = services.BuildServiceProvider();
+
+        MemcachedClientOptions options = provider.GetRequiredService<IOptions<MemcachedClientOptions>>().Value;
+        ClientSettings settings = ClientSettings.Create(options);
+
+        Assert.Equal(("app", "Pa55-w0rd", true), (options.UserName, options.Password, options.Tls.Enabled));
+        Assert.Equal(
+            [("cache-1.internal:11211", "cache-1.internal"), ("10.0.0.5:11211", "cache-5.internal"), ("127.0.0.1:11211", null)],
+            settings.Servers.Select(s => (s.Name, settings.TlsFor(s)?.TargetHostOf(s))));
+    }
+
+    [Fact]
     public void ToString_PasswordsSet_ShowsEverySettingButThem()
     {
         MemcachedClientOptions options = Valid(o =>
