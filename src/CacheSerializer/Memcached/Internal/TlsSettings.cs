@@ -82,6 +82,10 @@ internal sealed class TlsSettings
             CertificateRevocationCheckMode = X509RevocationMode.NoCheck,
             RemoteCertificateValidationCallback = verdict.Validate,
             ClientCertificateContext = _clientContext,
+
+            // memcached never renegotiates; a server that asks is refused (and the connection could not interleave the
+            // answer with the write side's records anyway, see PolledSocket.Write).
+            AllowRenegotiation = false,
         };
         if (_trusted is not null)
         {
