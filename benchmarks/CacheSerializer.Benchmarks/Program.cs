@@ -30,7 +30,8 @@ if (args.Length > 1 && args[0] == "ratios")
 
 // Every benchmark class in this assembly is reachable by filter:
 //   dotnet run -c Release --project benchmarks/CacheSerializer.Benchmarks -- --filter '*'
-// The memcached client against memcaslap (a console load run, not BenchmarkDotNet): -- client-vs-memcaslap [seconds] [rounds]
+// The memcached client against memcaslap (a console load run, not BenchmarkDotNet): -- client-vs-memcaslap [seconds] [rounds];
+// the cost of TLS (our client plaintext vs TLS; memcaslap has no TLS): -- client-vs-memcaslap --tls [seconds] [rounds]
 if (CacheSerializer.Benchmarks.Memcached.ClientVsMemcaslap.TryRun(args))
 {
     return;

@@ -27,17 +27,39 @@ internal static partial class ThrowHelper
         new(MemcachedErrorKind.ConnectFailed, server, operation,
             $"{operation} on {server}: could not open a connection: {cause.Message}", cause);
 
-    internal static MemcachedException ConnectTimeout(string server, string operation, TimeSpan timeout) =>
+    /// <summary>The connect timeout elapsed; <paramref name="stage"/> says where the opening was stuck ("connecting",
+    /// "in the TLS handshake", "authenticating").</summary>
+    internal static MemcachedException ConnectTimeout(string server, string operation, TimeSpan timeout, string stage) =>
         new(MemcachedErrorKind.ConnectFailed, server, operation,
-            $"{operation} on {server}: could not open a connection within {timeout.TotalMilliseconds:F0} ms (MemcachedClientOptions.ConnectTimeout).");
+            $"{operation} on {server}: could not open a connection within {timeout.TotalMilliseconds:F0} ms (MemcachedClientOptions.ConnectTimeout); it was stuck {stage}"
+            + (stage == CacheSerializer.Memcached.Internal.ConnectionStage.Handshake ? ": is the server started with TLS (memcached -Z)?" : "."));
+
+    internal static MemcachedException TlsHandshakeFailed(string server, string operation, string problem, Exception? cause) =>
+        new(MemcachedErrorKind.TlsHandshakeFailed, server, operation, $"{operation} on {server}: TLS: {problem}.", cause);
+
+    internal static MemcachedException AuthenticationFailed(string server, string operation, string user, string reply) =>
+        new(MemcachedErrorKind.AuthenticationFailed, server, operation,
+            $"{operation} on {server}: the server rejected user '{user}' (it answered \"{reply}\"); check MemcachedClientOptions.UserName and Password against a user:password line of the server's -Y auth file.");
+
+    internal static MemcachedException AuthenticationRequired(string server, string operation) =>
+        new(MemcachedErrorKind.AuthenticationRequired, server, operation,
+            $"{operation} on {server}: the server requires authentication (memcached -Y) and the client has no credentials; set MemcachedClientOptions.UserName and Password.");
+
+    internal static MemcachedException AuthenticationNotEnabled(string server, string operation, string user) =>
+        new(MemcachedErrorKind.AuthenticationNotEnabled, server, operation,
+            $"{operation} on {server}: credentials are configured (user '{user}') but the server does not require authentication (it answered without them: memcached without -Y), so anyone can read and write it; the password was not sent. Start memcached with -Y <authfile>, or remove MemcachedClientOptions.UserName and Password.");
 
     internal static MemcachedException QueueFull(string server, string operation, int connections, int perConnection, TimeSpan timeout) =>
         new(MemcachedErrorKind.QueueFull, server, operation,
             $"{operation} on {server}: all {connections} connections have {perConnection} requests in flight and none freed up within {timeout.TotalMilliseconds:F0} ms; raise MemcachedClientOptions.ConnectionsPerServer (currently {connections}), MaxInFlightPerConnection (currently {perConnection}) or OperationTimeout, or reduce the load.");
 
-    internal static MemcachedException Timeout(string server, string operation, TimeSpan timeout, int inFlight, long sent, long received) =>
+    internal static MemcachedException Timeout(string server, string operation, TimeSpan timeout, int inFlight, long sent, long received, bool plaintext) =>
         new(MemcachedErrorKind.Timeout, server, operation,
-            $"{operation} on {server}: no reply within {timeout.TotalMilliseconds:F0} ms (MemcachedClientOptions.OperationTimeout) while awaiting the reply; {inFlight} requests were in flight on the connection ({sent} bytes sent, {received} received on it); the connection was closed and the server marked down.");
+            $"{operation} on {server}: no reply within {timeout.TotalMilliseconds:F0} ms (MemcachedClientOptions.OperationTimeout) while awaiting the reply; {inFlight} requests were in flight on the connection ({sent} bytes sent, {received} received on it); the connection was closed and the server marked down."
+            + (plaintext && received == 0 ? $" Nothing was ever received on this connection: {PlaintextToTlsHint}." : string.Empty));
+
+    /// <summary>What a plaintext connection that never got an answer says: memcached -Z resets it or never answers.</summary>
+    internal const string PlaintextToTlsHint = "if the server requires TLS (memcached -Z), set MemcachedClientOptions.Tls.Enabled";
 
     internal static MemcachedException ConnectionBroken(string server, string operation, Exception? cause) =>
         new(MemcachedErrorKind.ConnectionBroken, server, operation,

@@ -46,7 +46,7 @@ public sealed partial class PackageMetadataTests
 
     private static string Property(string name) => Project.Descendants(name).Single().Value;
 
-    private static string RepositoryFile(string relative)
+    internal static string RepositoryFile(string relative)
     {
         for (var directory = new DirectoryInfo(AppContext.BaseDirectory); directory is not null; directory = directory.Parent)
         {

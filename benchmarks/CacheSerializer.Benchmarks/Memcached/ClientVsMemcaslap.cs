@@ -13,7 +13,10 @@ namespace CacheSerializer.Benchmarks.Memcached;
 /// </summary>
 /// <remarks>
 /// This is a load comparison, not a micro-benchmark, so it is a console mode rather than a BenchmarkDotNet class.
-/// Usage: <c>dotnet run -c Release --project benchmarks/CacheSerializer.Benchmarks -- client-vs-memcaslap [seconds] [rounds] [valueBytes] [concurrency]</c>.
+/// Usage: <c>dotnet run -c Release --project benchmarks/CacheSerializer.Benchmarks -- client-vs-memcaslap [--tls] [seconds] [rounds] [valueBytes] [concurrency]</c>.
+/// <para>With <c>--tls</c> the cost of TLS is measured instead: memcaslap has no TLS, so our client runs the same load
+/// against a plaintext memcached and a TLS one (<c>-Z</c>, a throwaway certificate the client validates), alternately
+/// in each round, and the ratio is TLS over plaintext.</para>
 /// </remarks>
 internal static partial class ClientVsMemcaslap
 {
@@ -27,11 +30,13 @@ internal static partial class ClientVsMemcaslap
             return false;
         }
 
+        bool tls = args.Contains("--tls");
+        args = [.. args.Where(static a => a != "--tls")];
         int seconds = args.Length > 1 ? int.Parse(args[1], CultureInfo.InvariantCulture) : 8;
         int rounds = args.Length > 2 ? int.Parse(args[2], CultureInfo.InvariantCulture) : 1;
         int[] sizes = args.Length > 3 ? [int.Parse(args[3], CultureInfo.InvariantCulture)] : [100, 10 * 1024];
         int[] concurrencies = args.Length > 4 ? [int.Parse(args[4], CultureInfo.InvariantCulture)] : [16, 128];
-        RunAsync(seconds, rounds, sizes, concurrencies).GetAwaiter().GetResult();
+        (tls ? RunTlsAsync(seconds, rounds, sizes, concurrencies) : RunAsync(seconds, rounds, sizes, concurrencies)).GetAwaiter().GetResult();
         return true;
     }
 
@@ -57,8 +62,8 @@ internal static partial class ClientVsMemcaslap
                     double serverBefore = await ServerCpuSecondsAsync(statsClient);
                     RunResult theirs = RunMemcaslap(memcaslap, endpoint, valueSize, concurrency, seconds);
                     double theirServer = (await ServerCpuSecondsAsync(statsClient) - serverBefore) * 1_000_000 / (theirs.OpsPerSecond * seconds);
-                    RunResult ours = await RunClientAsync(endpoint, valueSize, concurrency, seconds, statsClient);
-                    string size = valueSize == 100 ? "100 B" : "10 KB";
+                    RunResult ours = await RunClientAsync(Options(endpoint), valueSize, concurrency, seconds, statsClient);
+                    string size = SizeName(valueSize);
                     Console.WriteLine($"| {size} | {concurrency} | memcaslap (-T 2 -c {concurrency}) | {theirs.OpsPerSecond:N0} | {theirs.P50} | {theirs.P99} | {theirs.CpuMicrosPerOp:F1} | {theirServer:F1} | n/a | 1.00 |");
                     Console.WriteLine($"| {size} | {concurrency} | MemcachedClient ({concurrency} tasks) | {ours.OpsPerSecond:N0} | {ours.P50} | {ours.P99} | {ours.CpuMicrosPerOp:F1} | {ours.ServerCpuMicrosPerOp:F1} | {ours.AllocatedPerOp:N0} | {ours.OpsPerSecond / theirs.OpsPerSecond:F2} |");
                 }
@@ -66,23 +71,89 @@ internal static partial class ClientVsMemcaslap
         }
     }
 
+    /// <summary>The cost of TLS: the same load from our client against a plaintext and a TLS memcached (memcaslap has
+    /// no TLS), plaintext first in odd rounds and TLS first in even ones, so drift on a shared machine hits both alike.</summary>
+    private static async Task RunTlsAsync(int seconds, int rounds, int[] sizes, int[] concurrencies)
+    {
+        using ThrowawayCertificates certificates = ThrowawayCertificates.Create();
+        using MemcachedServer plain = MemcachedServer.Start("-m 512");
+        using MemcachedServer secure = MemcachedServer.Start("-m 512", new MemcachedServerSecurity { Certificate = certificates.Server });
+        MemcachedClientOptions PlainOptions() => Options(plain.Endpoint);
+        MemcachedClientOptions TlsOptions()
+        {
+            MemcachedClientOptions options = Options(secure.Endpoint);
+            options.Tls.Enabled = true;
+            options.Tls.CaCertificatePath = certificates.CaPath;
+            return options;
+        }
+
+        Console.WriteLine($"# {DateTime.UtcNow:yyyy-MM-dd HH:mm} UTC, {Environment.ProcessorCount} cores, {System.Runtime.InteropServices.RuntimeInformation.OSDescription}, .NET {Environment.Version}, load average {LoadAverage()}");
+        Console.WriteLine($"# TLS cost: MemcachedClient against memcached 1.6.18 plaintext ({plain.Endpoint}) and TLS ({secure.Endpoint}, -Z, ECDSA P-256 certificate validated); both -t 2 -m 512; {seconds} s per run, {rounds} round(s), 90% get / 10% set, {KeyLength}-byte keys. memcaslap has no TLS, so it is not run.");
+        Console.WriteLine();
+        Console.WriteLine("| Value | Concurrency | Connection | ops/s | p50 | p99 | client CPU µs/op | memcached CPU µs/op | allocated B/op | Ratio (ops/s vs plaintext) | CPU/op ratio (client, memcached) |");
+        Console.WriteLine("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+        await using var plainStats = new MemcachedClient(PlainOptions());
+        await using var tlsStats = new MemcachedClient(TlsOptions());
+        foreach (int valueSize in sizes)
+        {
+            foreach (int concurrency in concurrencies)
+            {
+                for (int round = 0; round < rounds; round++)
+                {
+                    RunResult plainRun;
+                    RunResult tlsRun;
+                    if (round % 2 == 0)
+                    {
+                        plainRun = await RunClientAsync(PlainOptions(), valueSize, concurrency, seconds, plainStats);
+                        tlsRun = await RunClientAsync(TlsOptions(), valueSize, concurrency, seconds, tlsStats);
+                    }
+                    else
+                    {
+                        tlsRun = await RunClientAsync(TlsOptions(), valueSize, concurrency, seconds, tlsStats);
+                        plainRun = await RunClientAsync(PlainOptions(), valueSize, concurrency, seconds, plainStats);
+                    }
+
+                    string size = SizeName(valueSize);
+                    Console.WriteLine($"| {size} | {concurrency} | plaintext | {plainRun.OpsPerSecond:N0} | {plainRun.P50} | {plainRun.P99} | {plainRun.CpuMicrosPerOp:F1} | {plainRun.ServerCpuMicrosPerOp:F1} | {plainRun.AllocatedPerOp:N0} | 1.00 | 1.00, 1.00 |");
+                    Console.WriteLine($"| {size} | {concurrency} | TLS | {tlsRun.OpsPerSecond:N0} | {tlsRun.P50} | {tlsRun.P99} | {tlsRun.CpuMicrosPerOp:F1} | {tlsRun.ServerCpuMicrosPerOp:F1} | {tlsRun.AllocatedPerOp:N0} | {tlsRun.OpsPerSecond / plainRun.OpsPerSecond:F2} | {tlsRun.CpuMicrosPerOp / plainRun.CpuMicrosPerOp:F2}, {tlsRun.ServerCpuMicrosPerOp / plainRun.ServerCpuMicrosPerOp:F2} |");
+                }
+            }
+        }
+
+        Console.WriteLine();
+        Console.WriteLine($"# load average at the end {LoadAverage()}");
+    }
+
+    private static MemcachedClientOptions Options(string endpoint) => new() { Servers = { endpoint }, OperationTimeout = TimeSpan.FromSeconds(10), OnServerFailure = ServerFailurePolicy.Throw };
+
+    private static string SizeName(int valueSize) => valueSize switch
+    {
+        100 => "100 B",
+        10 * 1024 => "10 KB",
+        _ => $"{valueSize} B",
+    };
+
+    private static string LoadAverage() => File.Exists("/proc/loadavg") ? string.Join(' ', File.ReadAllText("/proc/loadavg").Split(' ').Take(3)) : "n/a";
+
     private static async Task<double> ServerCpuSecondsAsync(MemcachedClient statsClient)
     {
         IReadOnlyDictionary<string, string> stats = (await statsClient.GetStatsAsync()).Values.Single();
         return double.Parse(stats["rusage_user"], CultureInfo.InvariantCulture) + double.Parse(stats["rusage_system"], CultureInfo.InvariantCulture);
     }
 
-    private static async Task<RunResult> RunClientAsync(string endpoint, int valueSize, int concurrency, int seconds, MemcachedClient statsClient)
+    private static async Task<RunResult> RunClientAsync(MemcachedClientOptions options, int valueSize, int concurrency, int seconds, MemcachedClient statsClient)
     {
-        var options = new MemcachedClientOptions { OperationTimeout = TimeSpan.FromSeconds(10) };
-        options.Servers.Add(endpoint);
         await using var client = new MemcachedClient(options);
         string[] keys = Enumerable.Range(0, KeyCount).Select(i => $"bench:{i:D10}:".PadRight(KeyLength, 'k')).ToArray();
         byte[] value = new byte[valueSize];
         Random.Shared.NextBytes(value);
         foreach (string[] chunk in keys.Chunk(500))
         {
-            await Task.WhenAll(chunk.Select(k => client.SetAsync(k, value)));
+            MemcachedStoreResult[] stored = await Task.WhenAll(chunk.Select(k => client.SetAsync(k, value)));
+            if (stored.FirstOrDefault(static r => r != MemcachedStoreResult.Stored) is var failed and not MemcachedStoreResult.Stored)
+            {
+                throw new InvalidOperationException($"filling the keys: a set answered {failed}");
+            }
         }
 
         // Warm up (JIT, connections), then measure.
@@ -123,7 +194,7 @@ internal static partial class ClientVsMemcaslap
                     MemcachedGetResult<byte[]> hit = await client.GetAsync<byte[]>(key).ConfigureAwait(false);
                     if (!hit.Found || hit.Value!.Length != value.Length)
                     {
-                        throw new InvalidOperationException($"wrong reply for {key}");
+                        throw new InvalidOperationException($"wrong reply for {key}: {(hit.Found ? $"{hit.Value!.Length} bytes instead of {value.Length}" : "a miss")}");
                     }
                 }
 

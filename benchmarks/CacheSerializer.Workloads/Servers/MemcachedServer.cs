@@ -4,9 +4,10 @@ using System.Net.Sockets;
 
 namespace CacheSerializer.Workloads.Servers;
 
-/// <summary>A real memcached server on a free 127.0.0.1 port, started from PATH; can be killed and restarted on the same port.</summary>
+/// <summary>A real memcached server on a free 127.0.0.1 port, started from PATH; can be killed and restarted on the same port,
+/// optionally with TLS and authentication (<see cref="MemcachedServerSecurity"/>).</summary>
 /// <remarks>
-/// Shared by the tests' fixtures and the load test. A missing binary fails with the install command; tests never skip.
+/// Shared by the tests' fixtures, the load test and the benchmarks. A missing binary fails with the install command; tests never skip.
 /// </remarks>
 public sealed class MemcachedServer : IDisposable
 {
@@ -15,12 +16,20 @@ public sealed class MemcachedServer : IDisposable
 
     private static readonly TimeSpan StartTimeout = TimeSpan.FromSeconds(10);
     private readonly string _extraArguments;
+    private readonly string? _authDirectory;
     private Process? _process;
 
-    private MemcachedServer(int port, string extraArguments)
+    private MemcachedServer(int port, string extraArguments, MemcachedServerSecurity? security)
     {
         Port = port;
-        _extraArguments = extraArguments;
+        Security = security;
+        if (security is { Users.Count: > 0 })
+        {
+            _authDirectory = Path.Combine(Path.GetTempPath(), "cacheserializer-auth-" + Guid.NewGuid().ToString("N")[..12]);
+            Directory.CreateDirectory(_authDirectory);
+        }
+
+        _extraArguments = extraArguments + (security?.ToArguments(_authDirectory ?? Path.GetTempPath()) ?? string.Empty);
     }
 
     /// <summary>Gets the TCP port the server listens on (kept across restarts).</summary>
@@ -29,16 +38,28 @@ public sealed class MemcachedServer : IDisposable
     /// <summary>Gets the server as <c>127.0.0.1:port</c>, ready for <c>MemcachedClientOptions.Servers</c>.</summary>
     public string Endpoint => $"127.0.0.1:{Port}";
 
+    /// <summary>Gets what the server requires of clients (TLS, a client certificate, users), or null for plaintext without authentication.</summary>
+    public MemcachedServerSecurity? Security { get; }
+
     /// <summary>Gets a value indicating whether the process is running.</summary>
     public bool IsRunning => _process is { HasExited: false };
 
     /// <summary>Starts memcached on a free loopback port and waits until it accepts connections.</summary>
     /// <param name="extraArguments">More memcached arguments, e.g. <c>-I 2m</c>.</param>
-    public static MemcachedServer Start(string extraArguments = "")
+    /// <param name="security">TLS and authentication, or null for neither.</param>
+    public static MemcachedServer Start(string extraArguments = "", MemcachedServerSecurity? security = null)
     {
-        var server = new MemcachedServer(FreePort(), extraArguments);
-        server.Restart();
-        return server;
+        var server = new MemcachedServer(FreePort(), extraArguments, security);
+        try
+        {
+            server.Restart();
+            return server;
+        }
+        catch
+        {
+            server.Dispose();
+            throw;
+        }
     }
 
     /// <summary>Returns a port nothing listens on right now.</summary>
@@ -104,8 +125,15 @@ public sealed class MemcachedServer : IDisposable
             RedirectStandardError = true,
         };
         _process = Process.Start(info) ?? throw new InvalidOperationException("memcached did not start");
+        var errors = new System.Collections.Concurrent.ConcurrentQueue<string>();
         _process.OutputDataReceived += static (_, _) => { };
-        _process.ErrorDataReceived += static (_, _) => { };
+        _process.ErrorDataReceived += (_, e) =>
+        {
+            if (e.Data is { } line && errors.Count < 20)
+            {
+                errors.Enqueue(line); // why it exited at start (a bad certificate, an unreadable auth file)
+            }
+        };
         _process.BeginOutputReadLine();
         _process.BeginErrorReadLine();
 
@@ -114,7 +142,8 @@ public sealed class MemcachedServer : IDisposable
         {
             if (_process.HasExited)
             {
-                throw new InvalidOperationException($"memcached exited at start with code {_process.ExitCode} (port {Port} taken?)");
+                _process.WaitForExit(); // drains stderr
+                throw new InvalidOperationException($"memcached exited at start with code {_process.ExitCode} (port {Port} taken?): {string.Join(" / ", errors)}");
             }
 
             try
@@ -132,8 +161,21 @@ public sealed class MemcachedServer : IDisposable
         throw new TimeoutException($"memcached did not accept connections on port {Port} within {StartTimeout.TotalSeconds} s");
     }
 
-    /// <summary>Stops the server.</summary>
-    public void Dispose() => Kill();
+    /// <summary>Stops the server and deletes its auth file.</summary>
+    public void Dispose()
+    {
+        Kill();
+        if (_authDirectory is not null)
+        {
+            try
+            {
+                Directory.Delete(_authDirectory, recursive: true);
+            }
+            catch (IOException)
+            {
+            }
+        }
+    }
 
     private void Signal(string signal)
     {

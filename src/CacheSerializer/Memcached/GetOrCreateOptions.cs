@@ -71,4 +71,13 @@ public sealed class GetOrCreateOptions
 
         return problems;
     }
+
+    /// <summary>Describes the options; a property left null is shown as <c>(default)</c>.</summary>
+    /// <returns>The options as <c>Name = value</c> pairs.</returns>
+    public override string ToString() => string.Create(
+        System.Globalization.CultureInfo.InvariantCulture,
+        $"{{ Expiration = {Shown(Expiration)}, EarlyRefresh = {Shown(EarlyRefresh)}, StaleWhileRevalidate = {Shown(StaleWhileRevalidate)}, LockTimeout = {Shown(LockTimeout)} }}");
+
+    private static string Shown<T>(T? value)
+        where T : struct, IFormattable => value?.ToString(null, System.Globalization.CultureInfo.InvariantCulture) ?? "(default)";
 }

@@ -96,6 +96,35 @@ public sealed partial class MemcachedClient
         return result;
     }
 
+    /// <summary>Connects to every server once, at start-up, and returns the refusals of the client's TLS or authentication
+    /// settings (a misconfiguration: wrong CA, wrong password, missing credentials...). A server that is down or
+    /// unreachable is an outage, not a refusal: it is marked down, logged, and not returned.</summary>
+    internal async Task<IReadOnlyList<MemcachedException>> FindRefusalsAsync(CancellationToken cancellationToken)
+    {
+        using var bounded = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+        bounded.CancelAfter(_settings.ConnectTimeout + _settings.OperationTimeout);
+        Task<MemcachedException?>[] probes = Array.ConvertAll(_nodes, node => RefusalOfAsync(node, bounded.Token));
+        MemcachedException?[] refusals = await Task.WhenAll(probes).ConfigureAwait(false);
+        return [.. refusals.OfType<MemcachedException>()];
+
+        static async Task<MemcachedException?> RefusalOfAsync(MemcachedNode node, CancellationToken cancellationToken)
+        {
+            try
+            {
+                await node.PingAsync(cancellationToken).ConfigureAwait(false);
+                return null;
+            }
+            catch (MemcachedException ex)
+            {
+                return MemcachedNode.IsRefusal(ex.Kind) ? ex : null;
+            }
+            catch (OperationCanceledException)
+            {
+                return null; // no answer within the bound: an outage, which the node handles as any other
+            }
+        }
+    }
+
     /// <summary>Probes every server for the health check: a server that is up gets <c>mn</c> (outside the failure
     /// policy, so a failure is seen and marks it down as any call would); a server that is down is not contacted.</summary>
     internal async Task<IReadOnlyList<ServerState>> CheckServersAsync(CancellationToken cancellationToken)

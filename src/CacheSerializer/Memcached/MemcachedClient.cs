@@ -72,10 +72,32 @@ public sealed partial class MemcachedClient : IMemcachedClient, IAsyncDisposable
         if (_logger.IsEnabled(LogLevel.Information))
         {
             string servers = string.Join(", ", Servers);
+            (string tls, string authentication) = _settings.DescribeSecurity();
             LogStarted(_logger, _nodes.Length, servers, _settings.ConnectionsPerServer, _settings.OperationTimeout.TotalMilliseconds,
             _settings.ConnectTimeout.TotalMilliseconds, _settings.ServerDownInterval.TotalMilliseconds, _settings.OnServerFailure,
             _settings.AutoEject ? (_settings.FlushOnReturn ? "on, flush on return" : "on, no flush on return") : "off",
-            _settings.KeyPrefix, _settings.MaxValueSize, _settings.TranscoderDescription);
+            _settings.KeyPrefix, _settings.MaxValueSize, tls, authentication, _settings.TranscoderDescription);
+        }
+
+        WarnOfWeakSecurity();
+    }
+
+    /// <summary>Warns once, at start-up, of settings that leave the cache open: server certificates not validated, a
+    /// password sent in clear text.</summary>
+    private void WarnOfWeakSecurity()
+    {
+        if (_settings.Tls is { AcceptAnyServerCertificate: true })
+        {
+            LogCertificatesNotValidated(_logger);
+        }
+
+        if (_settings.Credentials is { } credentials)
+        {
+            string[] plaintext = [.. _settings.Servers.Where(s => _settings.TlsFor(s) is null).Select(static s => s.Name)];
+            if (plaintext.Length > 0)
+            {
+                LogPasswordInClearText(_logger, credentials.UserName, string.Join(", ", plaintext));
+            }
         }
     }
 
@@ -315,9 +337,12 @@ public sealed partial class MemcachedClient : IMemcachedClient, IAsyncDisposable
         }
     }
 
+    /// <summary>Failures the outage policy applies to: the server down or unreachable, and the server refusing the
+    /// client's TLS or credentials (a misconfiguration of the cache must not take the application down either; start-up,
+    /// the outage log and the health check report it).</summary>
     private static bool IsServerFailure(MemcachedErrorKind kind) =>
         kind is MemcachedErrorKind.ServerDown or MemcachedErrorKind.ConnectFailed or MemcachedErrorKind.ConnectionBroken
-            or MemcachedErrorKind.Timeout or MemcachedErrorKind.QueueFull;
+            or MemcachedErrorKind.Timeout or MemcachedErrorKind.QueueFull || MemcachedNode.IsRefusal(kind);
 
     /// <summary>The <c>error.type</c> of a failure: the kind's name in snake case (server_down, connection_broken, ...).</summary>
     private static string ErrorType(MemcachedErrorKind kind) => kind switch
@@ -331,6 +356,10 @@ public sealed partial class MemcachedClient : IMemcachedClient, IAsyncDisposable
         MemcachedErrorKind.ClientError => "client_error",
         MemcachedErrorKind.ValueTooLarge => "value_too_large",
         MemcachedErrorKind.ProtocolError => "protocol_error",
+        MemcachedErrorKind.TlsHandshakeFailed => "tls_handshake_failed",
+        MemcachedErrorKind.AuthenticationFailed => "authentication_failed",
+        MemcachedErrorKind.AuthenticationRequired => "authentication_required",
+        MemcachedErrorKind.AuthenticationNotEnabled => "authentication_not_enabled",
         _ => "_OTHER",
     };
 
@@ -367,9 +396,15 @@ public sealed partial class MemcachedClient : IMemcachedClient, IAsyncDisposable
         _disposing.Dispose();
     }
 
-    [LoggerMessage(EventId = 10, Level = LogLevel.Information, Message = "memcached client: {ServerCount} servers ({Servers}), {ConnectionsPerServer} connections per server, operation timeout {OperationTimeoutMs} ms, connect timeout {ConnectTimeoutMs} ms, down servers retried every {DownIntervalMs} ms, on server failure {OnServerFailure}, auto-eject {AutoEject}, key prefix '{KeyPrefix}', values up to {MaxValueSize} bytes; transcoder {Transcoder}")]
+    [LoggerMessage(EventId = 10, Level = LogLevel.Information, Message = "memcached client: {ServerCount} servers ({Servers}), {ConnectionsPerServer} connections per server, operation timeout {OperationTimeoutMs} ms, connect timeout {ConnectTimeoutMs} ms, down servers retried every {DownIntervalMs} ms, on server failure {OnServerFailure}, auto-eject {AutoEject}, key prefix '{KeyPrefix}', values up to {MaxValueSize} bytes, TLS {Tls}, authentication {Authentication}; transcoder {Transcoder}")]
     private static partial void LogStarted(ILogger logger, int serverCount, string servers, int connectionsPerServer, double operationTimeoutMs, double connectTimeoutMs,
-        double downIntervalMs, ServerFailurePolicy onServerFailure, string autoEject, string keyPrefix, int maxValueSize, string transcoder);
+        double downIntervalMs, ServerFailurePolicy onServerFailure, string autoEject, string keyPrefix, int maxValueSize, string tls, string authentication, string transcoder);
+
+    [LoggerMessage(EventId = 12, Level = LogLevel.Warning, Message = "memcached client: server certificates are NOT validated (MemcachedClientOptions.Tls.DangerousAcceptAnyServerCertificate): the connections are encrypted, but anyone on the network path can impersonate the servers and read or change every cached entry; use it only in tests")]
+    private static partial void LogCertificatesNotValidated(ILogger logger);
+
+    [LoggerMessage(EventId = 13, Level = LogLevel.Warning, Message = "memcached client: the password of user '{UserName}' is sent in clear text to {Servers}, which are reached without TLS; anyone on the network path can read it (set MemcachedClientOptions.Tls.Enabled)")]
+    private static partial void LogPasswordInClearText(ILogger logger, string userName, string servers);
 
     [LoggerMessage(EventId = 11, Level = LogLevel.Information, Message = "memcached server {Server} {Change}: keys are placed on {UpCount} of {ServerCount} servers (auto-eject)")]
     private static partial void LogRing(ILogger logger, string server, string change, int upCount, int serverCount);

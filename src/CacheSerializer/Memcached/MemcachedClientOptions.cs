@@ -1,3 +1,6 @@
+using System.Globalization;
+using System.Text;
+
 namespace CacheSerializer.Memcached;
 
 /// <summary>Settings of a <see cref="MemcachedClient"/>; bind it from configuration or set it in code.</summary>
@@ -19,7 +22,8 @@ public sealed class MemcachedClientOptions
     /// <value>1024.</value>
     public int MaxInFlightPerConnection { get; set; } = 1024;
 
-    /// <summary>Gets or sets how long opening a connection (name resolution and TCP connect) may take.</summary>
+    /// <summary>Gets or sets how long opening a connection (name resolution, TCP connect, and when configured the TLS
+    /// handshake and the authentication exchange) may take.</summary>
     /// <value>2 seconds.</value>
     public TimeSpan ConnectTimeout { get; set; } = TimeSpan.FromSeconds(2);
 
@@ -66,6 +70,24 @@ public sealed class MemcachedClientOptions
     /// <value>All null: expiration 5 minutes, no early refresh, no stale-while-revalidate window, lock timeout 10 seconds.</value>
     public GetOrCreateOptions GetOrCreate { get; } = new();
 
+    /// <summary>Gets the TLS settings: whether connections are encrypted, how the servers' certificates are validated,
+    /// and the client certificate.</summary>
+    /// <value>TLS off; bind it from configuration as a <c>Tls</c> subsection.</value>
+    public MemcachedTlsOptions Tls { get; } = new();
+
+    /// <summary>Gets or sets the user name sent to servers that require authentication (memcached <c>-Y authfile</c>),
+    /// first on each new connection. Set it together with <see cref="Password"/>.</summary>
+    /// <value><see langword="null"/>: no authentication. A server that requires it then fails with
+    /// <see cref="MemcachedErrorKind.AuthenticationRequired"/>.</value>
+    public string? UserName { get; set; }
+
+    /// <summary>Gets or sets the password of <see cref="UserName"/>; bind it from a secret store (user secrets, environment,
+    /// a key vault) rather than appsettings.json. It never appears in logs, exception messages, metrics, spans or
+    /// <see cref="ToString"/>; it is sent only to a server that asked for authentication, and in clear text unless the
+    /// connection uses TLS.</summary>
+    /// <value><see langword="null"/>.</value>
+    public string? Password { get; set; }
+
     /// <summary>Gets or sets the transcoder that turns values into stored items and back.</summary>
     /// <value><see langword="null"/>: the package's default transcoder.</value>
     public ITranscoder? Transcoder { get; set; }
@@ -76,4 +98,26 @@ public sealed class MemcachedClientOptions
 
     /// <summary>Gets or sets the host name resolver; tests wrap the system resolver to observe re-resolution.</summary>
     internal Func<string, CancellationToken, Task<System.Net.IPAddress[]>>? HostResolver { get; set; }
+
+    /// <summary>What a secret is shown as.</summary>
+    internal const string Hidden = "(hidden)";
+
+    /// <summary>Describes the options, with <see cref="Password"/> and <see cref="MemcachedTlsOptions.ClientCertificatePassword"/> hidden.</summary>
+    /// <returns>The options as <c>Name = value</c> pairs.</returns>
+    public override string ToString()
+    {
+        var text = new StringBuilder("MemcachedClientOptions { ");
+        text.Append("Servers = [").AppendJoin(", ", Servers ?? []).Append(']')
+            .Append(CultureInfo.InvariantCulture, $", ConnectionsPerServer = {ConnectionsPerServer}, MaxInFlightPerConnection = {MaxInFlightPerConnection}")
+            .Append(CultureInfo.InvariantCulture, $", ConnectTimeout = {ConnectTimeout}, OperationTimeout = {OperationTimeout}, ServerDownInterval = {ServerDownInterval}")
+            .Append(CultureInfo.InvariantCulture, $", KeyPrefix = '{KeyPrefix}', MaxValueSize = {MaxValueSize}, OnServerFailure = {OnServerFailure}")
+            .Append(CultureInfo.InvariantCulture, $", AutoEject = {AutoEject}, FlushOnReturn = {FlushOnReturn}")
+            .Append(", GetOrCreate = ").Append(GetOrCreate)
+            .Append(", Tls = ").Append(Tls)
+            .Append(", UserName = ").Append(UserName ?? "(none)")
+            .Append(", Password = ").Append(Password is null ? "(none)" : Hidden)
+            .Append(", Transcoder = ").Append(Transcoder?.GetType().Name ?? "(default)")
+            .Append(" }");
+        return text.ToString();
+    }
 }

@@ -29,4 +29,21 @@ public enum MemcachedErrorKind
 
     /// <summary>The server sent bytes that are not a valid reply to the request in flight; the connection was closed.</summary>
     ProtocolError,
+
+    /// <summary>The TLS handshake failed: the server's certificate was rejected (untrusted issuer, expired, issued for
+    /// another name), the server does not speak TLS, or it refused the client's certificate. The message says which and
+    /// what to change.</summary>
+    TlsHandshakeFailed,
+
+    /// <summary>The server rejected <see cref="MemcachedClientOptions.UserName"/> and <see cref="MemcachedClientOptions.Password"/>
+    /// (memcached <c>-Y</c>: the pair is not a line of its auth file).</summary>
+    AuthenticationFailed,
+
+    /// <summary>The server requires authentication (memcached <c>-Y</c>) and no <see cref="MemcachedClientOptions.UserName"/>
+    /// is configured.</summary>
+    AuthenticationRequired,
+
+    /// <summary>Credentials are configured but the server does not require authentication (memcached without <c>-Y</c>):
+    /// the password was not sent, and the client refuses a server that anyone can use while it expects one that is protected.</summary>
+    AuthenticationNotEnabled,
 }

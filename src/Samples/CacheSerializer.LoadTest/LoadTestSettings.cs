@@ -60,6 +60,12 @@ internal sealed record LoadTestSettings
     /// its keys then go to the live servers instead of missing.</summary>
     public bool AutoEject { get; init; }
 
+    /// <summary>Gets a value indicating whether the run encrypts every connection: it starts its servers with TLS
+    /// (memcached <c>-Z</c>, a throwaway certificate made for the run) and the client validates them against the
+    /// throwaway authority, so the figures show what TLS costs.</summary>
+    /// <value><see langword="false"/>: plaintext.</value>
+    public bool Tls { get; init; }
+
     /// <summary>Gets a value indicating whether this is the short mode (a few seconds per contender).</summary>
     public bool Short { get; init; }
 
@@ -90,6 +96,7 @@ internal sealed record LoadTestSettings
         Require(KillNodeAt is null || (KillNodeAt > TimeSpan.Zero && (Operations is not null || KillNodeAt < Duration)), "--kill-node-at",
             $"is {KillNodeAt}; it must be above 0 and within the pass ({Duration})");
         Require(KillNodeAt is null || Servers.Count == 0, "--kill-node-at", "needs servers the run starts itself (--nodes); it never kills servers given with --servers");
+        Require(!Tls || Servers.Count == 0, "--tls", "needs servers the run starts itself (--nodes), with a throwaway certificate the client trusts; servers given with --servers are reached in plaintext");
         Require(RestartNodeAfter > TimeSpan.Zero && RestartNodeAfter <= TimeSpan.FromHours(1), "--restart-node-after", $"is {RestartNodeAfter}; it must be above 0 and at most 1 hour");
     }
 

@@ -43,6 +43,30 @@ public sealed class LoadTestShortModeTests : IDisposable
         Assert.StartsWith("<svg", File.ReadAllText(files[2]), StringComparison.Ordinal);
     }
 
+    [Fact]
+    public async Task RunAsync_ShortModeOverTls_EveryValueReadBackOverEncryptedConnections()
+    {
+        // Two servers started with -Z and a throwaway certificate, one contender for a short pass: the harness's TLS
+        // mode end to end (the full comparison with plaintext is docs/benchmarks.md's).
+        LoadTestSettings settings = new LoadTestSettings().AsShort() with
+        {
+            OutputDirectory = _output,
+            Tls = true,
+            Nodes = 2,
+            Duration = TimeSpan.FromSeconds(2),
+            Contenders = [ContenderCatalog.CacheSerializer],
+        };
+
+        LoadTestReport report = await LoadTestRunner.RunAsync(settings, new PlainProgressDisplay(new StringWriter(), TimeSpan.FromSeconds(5)), CancellationToken.None);
+
+        PassResult pass = Assert.Single(report.Passes);
+        Assert.True(pass.Completed, $"{pass.Failure}; {string.Join("; ", pass.ErrorSamples.Concat(pass.CorruptionSamples))}");
+        Assert.Equal((0L, 0L), (pass.Corruptions, pass.Errors));
+        Assert.True(pass.Hits > 0);
+        Assert.EndsWith("(started here: memcached -m 256 -I 2m -t 2 -Z (TLS, throwaway ECDSA P-256 certificate validated by the client))", report.Servers, StringComparison.Ordinal);
+        Assert.Contains("-Z (TLS, throwaway", ReportWriter.ToMarkdown(report), StringComparison.Ordinal);
+    }
+
     public void Dispose()
     {
         if (Directory.Exists(_output))

@@ -1,4 +1,3 @@
-using System.Diagnostics;
 using System.Diagnostics.Metrics;
 using CacheSerializer.Memcached;
 using CacheSerializer.Tests.Memcached.Fixtures;
@@ -152,12 +151,7 @@ public sealed class MemcachedClientOutageTests
         }
 
         server.Restart();
-        var clock = Stopwatch.StartNew();
-        while (await client.SetAsync("outage:k", "after") != MemcachedStoreResult.Stored)
-        {
-            Assert.True(clock.Elapsed < Bound, "the client did not use the restarted server again");
-            await Task.Delay(50);
-        }
+        await MemcachedServerFixture.SetUntilStoredAsync(client, "outage:k", "after", Bound, "the client did not use the restarted server again");
 
         Assert.All(results, r => Assert.Equal(MemcachedStoreResult.ServerFailure, r));
         Assert.Equal("after", (await client.GetAsync<string>("outage:k")).Value);

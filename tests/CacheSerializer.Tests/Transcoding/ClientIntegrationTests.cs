@@ -15,7 +15,8 @@ public sealed class ClientIntegrationTests(MemcachedServerFixture fixture) : IAs
 {
     private static readonly MethodInfo TypedGet = typeof(ClientIntegrationTests).GetMethod(nameof(GetTyped), BindingFlags.NonPublic | BindingFlags.Static)!;
 
-    private static readonly IReadOnlyDictionary<string, object?> Objects = new Dictionary<string, object?>
+    /// <summary>The values beyond the native types: null, contracts, a message, protocol-looking text, a near-limit array (also sent over TLS by the TLS tests).</summary>
+    internal static readonly IReadOnlyDictionary<string, object?> Objects = new Dictionary<string, object?>
     {
         ["null"] = null,
         ["object-shared-folder"] = Samples.Tree(),
@@ -60,20 +61,27 @@ public sealed class ClientIntegrationTests(MemcachedServerFixture fixture) : IAs
     [MemberData(nameof(Cases))]
     public async Task SetThenGet_EveryKindThroughRealMemcached_ComesBackIdenticalBothWays(string name)
     {
-        var value = NativeCases.All.TryGetValue(name, out var native) ? native : Objects[name];
         foreach (var client in new[] { _client, _compressing })
         {
-            var key = MemcachedServerFixture.UniqueKey("transcoder-" + name);
-
-            Assert.Equal(MemcachedStoreResult.Stored, await client.SetAsync<object?>(key, value));
-            var untyped = await client.GetAsync<object?>(key);
-            var typed = value is null ? untyped : await (Task<MemcachedGetResult<object?>>)TypedGet.MakeGenericMethod(value.GetType()).Invoke(null, [client, key])!;
-
-            Assert.True(untyped.Found);
-            Assert.True(typed.Found);
-            ValueAssert.Identical(value, untyped.Value);
-            ValueAssert.Identical(value, typed.Value);
+            await AssertRoundTripsBothWaysAsync(client, MemcachedServerFixture.UniqueKey("transcoder-" + name), ValueOf(name));
         }
+    }
+
+    /// <summary>The value of a case of <see cref="Cases"/>.</summary>
+    internal static object? ValueOf(string name) => NativeCases.All.TryGetValue(name, out var native) ? native : Objects[name];
+
+    /// <summary>Sets <paramref name="value"/> under <paramref name="key"/>, then asserts it reads back identical both
+    /// ways: untyped, and as its own type.</summary>
+    internal static async Task AssertRoundTripsBothWaysAsync(MemcachedClient client, string key, object? value)
+    {
+        Assert.Equal(MemcachedStoreResult.Stored, await client.SetAsync<object?>(key, value));
+        var untyped = await client.GetAsync<object?>(key);
+        var typed = value is null ? untyped : await (Task<MemcachedGetResult<object?>>)TypedGet.MakeGenericMethod(value.GetType()).Invoke(null, [client, key])!;
+
+        Assert.True(untyped.Found);
+        Assert.True(typed.Found);
+        ValueAssert.Identical(value, untyped.Value);
+        ValueAssert.Identical(value, typed.Value);
     }
 
     [Fact]

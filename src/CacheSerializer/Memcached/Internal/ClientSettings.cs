@@ -3,9 +3,13 @@ namespace CacheSerializer.Memcached.Internal;
 /// <summary>The validated, immutable copy of <see cref="MemcachedClientOptions"/> a client runs with.</summary>
 internal sealed class ClientSettings
 {
-    private ClientSettings(MemcachedClientOptions options, IReadOnlyList<ServerEndpoint> servers, ITranscoder transcoder)
+    private readonly TlsSettings _tls;
+
+    private ClientSettings(MemcachedClientOptions options, IReadOnlyList<ServerEndpoint> servers, TlsSettings tls, Credentials? credentials, ITranscoder transcoder)
     {
         Servers = servers;
+        _tls = tls;
+        Credentials = credentials;
         ConnectionsPerServer = options.ConnectionsPerServer;
         MaxInFlightPerConnection = options.MaxInFlightPerConnection;
         ConnectTimeout = options.ConnectTimeout;
@@ -50,11 +54,32 @@ internal sealed class ClientSettings
 
     internal ITranscoder Transcoder { get; }
 
+    /// <summary>Gets the user and password sent first on each connection, or null for no authentication.</summary>
+    internal Credentials? Credentials { get; }
+
+    /// <summary>Gets the TLS settings when any server uses TLS (for the start-up log's warnings), else null.</summary>
+    internal TlsSettings? Tls => Servers.Any(UsesTls) ? _tls : null;
+
     /// <summary>Gets the transcoder and its settings in words, for the start-up log.</summary>
     internal string TranscoderDescription { get; }
 
     /// <summary>Gets the resolver called on every connect (the system's DNS unless a test wraps it).</summary>
     internal Func<string, CancellationToken, Task<System.Net.IPAddress[]>> HostResolver { get; }
+
+    /// <summary>Returns the TLS settings of a server, or null when it is reached in plaintext.</summary>
+    internal TlsSettings? TlsFor(ServerEndpoint endpoint) => UsesTls(endpoint) ? _tls : null;
+
+    /// <summary>Describes TLS and authentication for the start-up log: which servers use TLS and how, and the user (never the password).</summary>
+    internal (string Tls, string Authentication) DescribeSecurity()
+    {
+        ServerEndpoint[] tls = [.. Servers.Where(UsesTls)];
+        string tlsText = tls.Length == 0 ? "off"
+            : tls.Length == Servers.Count ? $"on ({_tls.Describe()})"
+            : $"on for {tls.Length} of {Servers.Count} servers ({string.Join(", ", tls.Select(static s => s.Name))}; {_tls.Describe()})";
+        return (tlsText, Credentials is null ? "off" : $"as {Credentials}");
+    }
+
+    private bool UsesTls(ServerEndpoint endpoint) => endpoint.Tls ?? _tls.Enabled;
 
     /// <summary>Checks every option and returns the snapshot.</summary>
     /// <exception cref="MemcachedConfigurationException">An option is invalid: the first problem <see cref="Validate"/>
@@ -62,18 +87,21 @@ internal sealed class ClientSettings
     internal static ClientSettings Create(MemcachedClientOptions options)
     {
         ArgumentNullException.ThrowIfNull(options);
-        List<MemcachedConfigurationException> problems = Validate(options, out List<ServerEndpoint> servers);
+        List<MemcachedConfigurationException> problems = ValidateCore(options, out List<ServerEndpoint> servers, out TlsSettings? tls, out Credentials? credentials);
         if (problems.Count > 0)
         {
             throw problems[0];
         }
 
-        return new ClientSettings(options, servers, PackageDefaults.Transcoder(options.Transcoder, options.MaxValueSize));
+        return new ClientSettings(options, servers, tls!, credentials, PackageDefaults.Transcoder(options.Transcoder, options.MaxValueSize));
     }
 
     /// <summary>Checks every option at once (for <c>ValidateOnStart</c>, which reports them all); each problem names the
     /// property, the offending value and what to write instead.</summary>
-    internal static List<MemcachedConfigurationException> Validate(MemcachedClientOptions options, out List<ServerEndpoint> servers)
+    internal static List<MemcachedConfigurationException> Validate(MemcachedClientOptions options, out List<ServerEndpoint> servers) =>
+        ValidateCore(options, out servers, out _, out _);
+
+    private static List<MemcachedConfigurationException> ValidateCore(MemcachedClientOptions options, out List<ServerEndpoint> servers, out TlsSettings? tls, out Credentials? credentials)
     {
         var problems = new List<MemcachedConfigurationException>();
         servers = [];
@@ -129,6 +157,9 @@ internal sealed class ClientSettings
         {
             Problem(nameof(MemcachedClientOptions.OnServerFailure), $"is {(int)options.OnServerFailure}; use Miss or Throw");
         }
+
+        tls = TlsSettings.Load(options.Tls, Problem);
+        credentials = Credentials.Load(options, Problem);
 
         return problems;
     }

@@ -2,6 +2,7 @@ using System.Buffers;
 using System.Collections.Concurrent;
 using System.Diagnostics;
 using System.Net;
+using System.Net.Security;
 using System.Net.Sockets;
 using CacheSerializer.Memcached.Internal.Protocol;
 using CacheSerializer.Memcached.Internal.Requests;
@@ -22,12 +23,15 @@ namespace CacheSerializer.Memcached.Internal;
 /// to call twice): every request queued or awaiting a reply on it fails, the socket is closed, and its owner hears of it
 /// through the callback given at open (it drops the connection and opens a new one on demand). The read thread always
 /// has a receive pending, so a server that closes or resets the connection while it is idle is noticed at once.</para>
-/// <para>The socket is read and written in two places only (<see cref="SendPending"/>, <see cref="ReceiveSome"/>), and a
-/// connection becomes usable only when <see cref="OpenAsync"/> returns: a TLS stream and an authentication exchange
-/// (issue 20) slot in there, before the loops start.</para>
+/// <para>The socket (<see cref="PolledSocket"/>) is read and written in two places only (<see cref="SendPending"/>,
+/// <see cref="ReceiveSome"/>), and a connection becomes usable only when <see cref="OpenAsync"/> returns, after the TLS
+/// handshake and the authentication exchange when they are configured (<see cref="ConnectionOpening"/>). Over TLS
+/// everything else is shared with plaintext: requests are batched into the same buffer, which the owner of the write side
+/// encrypts (<see cref="Seal"/>) into TLS records it then sends with the same non-blocking or waiting send; the read thread
+/// reads through the <see cref="SslStream"/>, whose blocking read waits in the same <c>poll</c> on the same thread.</para>
 /// </remarks>
 [System.Diagnostics.CodeAnalysis.SuppressMessage("Design", "CA1001:Types that own disposable fields should be disposable",
-    Justification = "The semaphore's and the event's wait handles are never created (AvailableWaitHandle and WaitHandle are not used), so they hold nothing to dispose; Break closes the socket.")]
+    Justification = "The semaphore's and the event's wait handles are never created (AvailableWaitHandle and WaitHandle are not used), so they hold nothing to dispose; Break closes the socket, and the read thread disposes the TLS stream when it ends.")]
 internal sealed class MemcachedConnection
 {
     /// <summary>Sends are batched up to this many bytes; a request larger than it goes alone.</summary>
@@ -43,13 +47,23 @@ internal sealed class MemcachedConnection
     /// <summary>How much a caller sends on its own thread before it hands the rest of the queue to the write thread.</summary>
     private const int InlineSendBytes = 4 * SendBatchBytes;
 
+    /// <summary>Over TLS, the most bytes of whole requests encrypted into one record (a larger request goes alone): under
+    /// memcached's 16 KB read buffer and TLS's 16 KB record, with room to spare (see <see cref="WriteRecords"/>).</summary>
+    private const int TlsRecordBytes = 15 * 1024;
+
     /// <summary>The loops use little stack: a small one keeps two threads per connection cheap.</summary>
     private const int LoopStackBytes = 256 * 1024;
 
-    /// <summary>The longest a read thread waits in <c>poll</c> before it checks whether the connection broke.</summary>
-    private const int PollMicroseconds = 500_000;
+    private static readonly byte[] Unauthenticated = "CLIENT_ERROR unauthenticated\r\n"u8.ToArray();
 
-    private readonly Socket _socket;
+    private readonly PolledSocket _io;
+
+    // TLS only: the stream the read thread reads and the write side's owner encrypts into, and the lock that keeps its
+    // disposal (by the read thread, when it ends) from racing an encryption.
+    private readonly SslStream? _tls;
+    private readonly Lock _tlsGate = new();
+    private readonly List<int>? _requestEnds;
+    private bool _tlsDisposed;
     private readonly ServerEndpoint _endpoint;
     private readonly string _server;
     private readonly int _maxInFlight;
@@ -73,9 +87,11 @@ internal sealed class MemcachedConnection
     private long _bytesSent;
     private long _bytesReceived;
 
-    private MemcachedConnection(Socket socket, ServerEndpoint endpoint, ClientSettings settings, Action<MemcachedConnection, MemcachedErrorKind, Exception> onBroken)
+    private MemcachedConnection(PolledSocket io, SslStream? tls, ServerEndpoint endpoint, ClientSettings settings, Action<MemcachedConnection, MemcachedErrorKind, Exception> onBroken)
     {
-        _socket = socket;
+        _io = io;
+        _tls = tls;
+        _requestEnds = tls is null ? null : [];
         _endpoint = endpoint;
         _server = endpoint.Name;
         _maxInFlight = settings.MaxInFlightPerConnection;
@@ -91,17 +107,20 @@ internal sealed class MemcachedConnection
 
     internal int InFlight => _maxInFlight - _slots.CurrentCount;
 
-    /// <summary>Resolves the host (every time: servers in containers change address) and connects, within the connect timeout.</summary>
+    /// <summary>Resolves the host (every time: servers in containers change address), connects, and runs the TLS handshake
+    /// and the authentication exchange when configured, all within the connect timeout.</summary>
     /// <param name="endpoint">The server.</param>
-    /// <param name="settings">The client's settings (timeouts, limits, resolver).</param>
+    /// <param name="settings">The client's settings (timeouts, limits, resolver, TLS, credentials).</param>
     /// <param name="onBroken">Called once, from whichever thread found the break, when the connection breaks.</param>
     /// <param name="cancellationToken">Cancels the connect (the client is being disposed).</param>
+    /// <exception cref="MemcachedException">The connect timed out, TLS or authentication failed.</exception>
+    /// <exception cref="SocketException">The connect failed (refused, unreachable, name not resolved).</exception>
     internal static async Task<MemcachedConnection> OpenAsync(ServerEndpoint endpoint, ClientSettings settings, Action<MemcachedConnection, MemcachedErrorKind, Exception> onBroken, CancellationToken cancellationToken)
     {
         TimeSpan timeout = settings.ConnectTimeout;
         using var timeoutSource = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
         timeoutSource.CancelAfter(timeout);
-        Socket? socket = null;
+        var opening = new ConnectionOpening(endpoint, settings);
         try
         {
             IPAddress[] addresses = IPAddress.TryParse(endpoint.Host, out IPAddress? literal)
@@ -112,20 +131,24 @@ internal sealed class MemcachedConnection
                 throw new SocketException((int)SocketError.HostNotFound);
             }
 
-            Exception? last = null;
+            SocketException? last = null;
             foreach (IPAddress address in addresses)
             {
-                socket = new Socket(address.AddressFamily, SocketType.Stream, ProtocolType.Tcp) { NoDelay = true, Blocking = false };
+                var io = new PolledSocket(address.AddressFamily);
                 try
                 {
-                    await ConnectAsync(socket, new IPEndPoint(address, endpoint.Port), timeoutSource.Token).ConfigureAwait(false);
-                    return new MemcachedConnection(socket, endpoint, settings, onBroken);
+                    SslStream? tls = await OnOwnThread(opening, io, new IPEndPoint(address, endpoint.Port), timeoutSource.Token).ConfigureAwait(false);
+                    return new MemcachedConnection(io, tls, endpoint, settings, onBroken);
                 }
                 catch (SocketException ex)
                 {
                     last = ex;
-                    socket.Dispose();
-                    socket = null;
+                    io.CloseSocket();
+                }
+                catch
+                {
+                    io.CloseSocket();
+                    throw;
                 }
             }
 
@@ -133,43 +156,18 @@ internal sealed class MemcachedConnection
         }
         catch (OperationCanceledException) when (!cancellationToken.IsCancellationRequested)
         {
-            socket?.Dispose();
-            throw ThrowHelper.ConnectTimeout(endpoint.Name, "connect", timeout);
-        }
-        catch
-        {
-            socket?.Dispose();
-            throw;
+            throw ThrowHelper.ConnectTimeout(endpoint.Name, "connect", timeout, opening.Stage);
         }
     }
 
-    /// <summary>Connects a non-blocking socket, waiting in <c>poll</c> on a thread of its own (at most until the token is cancelled).</summary>
-    /// <remarks>Not <see cref="Socket.ConnectAsync(EndPoint, CancellationToken)"/>: a socket that ever ran an asynchronous
-    /// operation is registered with .NET's shared epoll thread for good, which then wakes on every reply the read thread
-    /// takes (measured with strace: one <c>epoll_wait</c> per receive, docs/benchmarks.md).</remarks>
-    private static Task ConnectAsync(Socket socket, IPEndPoint remote, CancellationToken cancellationToken) =>
+    /// <summary>Runs the opening on a thread of its own, waiting in <c>poll</c> (at most until the token is cancelled).</summary>
+    /// <remarks>Not <see cref="Socket.ConnectAsync(EndPoint, CancellationToken)"/> nor <see cref="SslStream.AuthenticateAsClientAsync(SslClientAuthenticationOptions, CancellationToken)"/>:
+    /// a socket that ever ran an asynchronous operation is registered with .NET's shared epoll thread for good, which
+    /// then wakes on every reply the read thread takes (measured with strace: one <c>epoll_wait</c> per receive,
+    /// docs/benchmarks.md); and the opening must not wait for the thread pool either.</remarks>
+    private static Task<SslStream?> OnOwnThread(ConnectionOpening opening, PolledSocket io, IPEndPoint remote, CancellationToken cancellationToken) =>
         Task.Factory.StartNew(
-            () =>
-            {
-                try
-                {
-                    socket.Connect(remote);
-                    return;
-                }
-                catch (SocketException ex) when (ex.SocketErrorCode is SocketError.WouldBlock or SocketError.InProgress)
-                {
-                }
-
-                while (!socket.Poll(PollMicroseconds / 10, SelectMode.SelectWrite))
-                {
-                    cancellationToken.ThrowIfCancellationRequested();
-                }
-
-                if (socket.GetSocketOption(SocketOptionLevel.Socket, SocketOptionName.Error) is int error and not 0)
-                {
-                    throw new SocketException(error);
-                }
-            },
+            () => opening.Run(io, remote, cancellationToken),
             cancellationToken,
             TaskCreationOptions.LongRunning | TaskCreationOptions.DenyChildAttach,
             TaskScheduler.Default);
@@ -268,7 +266,7 @@ internal sealed class MemcachedConnection
             return false;
         }
 
-        MemcachedException error = ThrowHelper.Timeout(_server, head.Operation, timeout, count, Interlocked.Read(ref _bytesSent), Interlocked.Read(ref _bytesReceived));
+        MemcachedException error = ThrowHelper.Timeout(_server, head.Operation, timeout, count, Interlocked.Read(ref _bytesSent), Interlocked.Read(ref _bytesReceived), plaintext: _tls is null);
         Break(error, MemcachedErrorKind.Timeout);
         return true;
     }
@@ -278,8 +276,10 @@ internal sealed class MemcachedConnection
     /// What each request gets depends on whether it was written, not on why the connection broke: a written request may
     /// have been applied, so it fails with <see cref="MemcachedErrorKind.ConnectionBroken"/> (the oldest one with the
     /// <see cref="MemcachedErrorKind.Timeout"/> that broke it, every one with the <see cref="MemcachedErrorKind.ProtocolError"/>
-    /// that did); a request never written fails with <see cref="MemcachedErrorKind.ServerDown"/> when the server was
-    /// marked down, and otherwise with <see cref="MemcachedErrorKind.ConnectionBroken"/> saying it was not sent.
+    /// or <see cref="MemcachedErrorKind.AuthenticationRequired"/> that did: the server refused them all); a request never
+    /// written fails with <see cref="MemcachedErrorKind.ServerDown"/> when the server was marked down, with the refusal
+    /// when the server refused the connection, and otherwise with <see cref="MemcachedErrorKind.ConnectionBroken"/>
+    /// saying it was not sent.
     /// </remarks>
     internal void Break(Exception cause, MemcachedErrorKind kind)
     {
@@ -288,15 +288,7 @@ internal sealed class MemcachedConnection
             return;
         }
 
-        try
-        {
-            _socket.Shutdown(SocketShutdown.Both); // wakes the read thread's poll at once
-        }
-        catch (Exception ex) when (ex is SocketException or ObjectDisposedException)
-        {
-        }
-
-        _socket.Dispose();
+        _io.CloseSocket(); // wakes the read thread's poll at once
 
         MemcachedTelemetry.ConnectionClosed(_endpoint);
         List<MemcachedRequest> written;
@@ -312,7 +304,7 @@ internal sealed class MemcachedConnection
             Exception error = cause switch
             {
                 MemcachedException { Kind: MemcachedErrorKind.Timeout } timeout when i == 0 => timeout,
-                MemcachedException { Kind: MemcachedErrorKind.ProtocolError } protocol => ThrowHelper.ForOperation(protocol, request.Operation),
+                MemcachedException { Kind: MemcachedErrorKind.ProtocolError or MemcachedErrorKind.AuthenticationRequired } refused => ThrowHelper.ForOperation(refused, request.Operation),
                 _ => ThrowHelper.ConnectionBroken(_server, request.Operation, cause),
             };
             request.Fail(error);
@@ -333,8 +325,8 @@ internal sealed class MemcachedConnection
         Exception cause = Volatile.Read(ref _breakCause)!;
         while (_queue.TryDequeue(out MemcachedRequest? queued))
         {
-            queued.Fail(cause is MemcachedException { Kind: MemcachedErrorKind.ServerDown } down
-                ? ThrowHelper.ForOperation(down, queued.Operation)
+            queued.Fail(cause is MemcachedException { Kind: var kind } reason && (kind == MemcachedErrorKind.ServerDown || MemcachedNode.IsRefusal(kind))
+                ? ThrowHelper.ForOperation(reason, queued.Operation)
                 : ThrowHelper.NotSent(_server, queued.Operation, cause));
         }
     }
@@ -385,7 +377,7 @@ internal sealed class MemcachedConnection
         int sent = 0;
         while (true)
         {
-            if (_sendOffset < _sendBuffer.WrittenCount && !SendPending(blocking))
+            if (_sendOffset < Outgoing.WrittenCount && !SendPending(blocking))
             {
                 return false;
             }
@@ -411,6 +403,7 @@ internal sealed class MemcachedConnection
 
                 request.Opaque = unchecked(++_nextOpaque);
                 request.Write(_sendBuffer);
+                _requestEnds?.Add(_sendBuffer.WrittenCount);
                 request.WrittenTimestamp = Stopwatch.GetTimestamp();
                 lock (_awaitingReply)
                 {
@@ -428,33 +421,64 @@ internal sealed class MemcachedConnection
             sent += _sendBuffer.WrittenCount;
             Interlocked.Add(ref _bytesSent, _sendBuffer.WrittenCount);
             MemcachedTelemetry.RecordSent(_endpoint, _sendBuffer.WrittenCount);
+            if (_tls is not null)
+            {
+                Seal();
+            }
         }
     }
 
-    /// <summary>Sends the unsent part of the current batch; false when the socket would block and <paramref name="blocking"/> is false.</summary>
-    private bool SendPending(bool blocking)
+    /// <summary>What the write side sends: the batch itself, or over TLS the records it was encrypted into.</summary>
+    private ArrayBufferWriter<byte> Outgoing => _io.Records ?? _sendBuffer;
+
+    /// <summary>Owner of the write side, over TLS only: encrypts the batch into TLS records (<see cref="PolledSocket.Records"/>)
+    /// and empties it.</summary>
+    private void Seal()
     {
-        while (_sendOffset < _sendBuffer.WrittenCount)
+        lock (_tlsGate)
         {
-            int sent = _socket.Send(_sendBuffer.WrittenSpan[_sendOffset..], SocketFlags.None, out SocketError error);
-            if (error == SocketError.WouldBlock)
-            {
-                if (!blocking)
-                {
-                    return false;
-                }
-
-                Wait(SelectMode.SelectWrite);
-            }
-            else if (error != SocketError.Success)
-            {
-                throw new SocketException((int)error);
-            }
-
-            _sendOffset += sent;
+            ObjectDisposedException.ThrowIf(_tlsDisposed, this);
+            _io.Seal(static connection => connection.WriteRecords(), this);
         }
 
-        _sendOffset = 0;
+        _requestEnds!.Clear();
+        ResetSendBuffer();
+    }
+
+    /// <summary>Encrypts the batch so that each TLS record ends where a request ends and holds at most
+    /// <see cref="TlsRecordBytes"/> (a larger request alone, split by <see cref="SslStream"/> from its start).</summary>
+    /// <remarks>
+    /// memcached before 1.6.39 (commit 96e05b75, "tls: fix potential hang when pipelining sets") never checks
+    /// <c>SSL_pending</c>: when it reads less than a whole record (its 16 KB read buffer is partly full, or it reads just
+    /// the rest of a value and the record goes on with the next requests), OpenSSL keeps the rest decrypted, the socket is
+    /// empty, and memcached sleeps until more bytes arrive, so pipelined requests hang until the operation timeout (seen
+    /// with 500 concurrent sets on memcached 1.6.18, Debian's). Records of whole requests, each at most what its read
+    /// buffer holds once the previous record's requests are done, are always read whole.
+    /// </remarks>
+    private void WriteRecords()
+    {
+        ReadOnlySpan<byte> batch = _sendBuffer.WrittenSpan;
+        int start = 0;
+        int end = 0;
+        foreach (int requestEnd in _requestEnds!)
+        {
+            if (requestEnd - start > TlsRecordBytes && end > start)
+            {
+                _tls!.Write(batch[start..end]);
+                start = end;
+            }
+
+            end = requestEnd;
+        }
+
+        if (end > start)
+        {
+            _tls!.Write(batch[start..end]);
+        }
+    }
+
+    private void ResetSendBuffer()
+    {
         if (_sendBuffer.Capacity > 4 * SendBatchBytes)
         {
             _sendBuffer = new ArrayBufferWriter<byte>(SendBatchBytes);
@@ -462,6 +486,33 @@ internal sealed class MemcachedConnection
         else
         {
             _sendBuffer.ResetWrittenCount();
+        }
+    }
+
+    /// <summary>Sends the unsent part of the current batch (or its TLS records); false when the socket would block and
+    /// <paramref name="blocking"/> is false.</summary>
+    private bool SendPending(bool blocking)
+    {
+        ArrayBufferWriter<byte> outgoing = Outgoing;
+        while (_sendOffset < outgoing.WrittenCount)
+        {
+            int sent = _io.Send(outgoing.WrittenSpan[_sendOffset..], blocking);
+            if (sent == 0)
+            {
+                return false;
+            }
+
+            _sendOffset += sent;
+        }
+
+        _sendOffset = 0;
+        if (_io.Records is null)
+        {
+            ResetSendBuffer();
+        }
+        else
+        {
+            _io.RecordsSent();
         }
 
         return true;
@@ -484,7 +535,7 @@ internal sealed class MemcachedConnection
                 int read = ReceiveSome(buffer.AsSpan(end));
                 if (read == 0)
                 {
-                    Break(new IOException($"{_server} closed the connection"), MemcachedErrorKind.ConnectionBroken);
+                    BreakOnReadFailure(null);
                     return;
                 }
 
@@ -503,6 +554,10 @@ internal sealed class MemcachedConnection
                 }
             }
         }
+        catch (MemcachedException ex)
+        {
+            Break(ex, ex.Kind); // a server that requires authentication the client was not given
+        }
         catch (ProtocolViolationException ex)
         {
             string operation;
@@ -515,49 +570,50 @@ internal sealed class MemcachedConnection
         }
         catch (Exception ex)
         {
-            Break(ex, MemcachedErrorKind.ConnectionBroken);
+            BreakOnReadFailure(ex);
         }
         finally
         {
             ArrayPool<byte>.Shared.Return(buffer);
+            DisposeTls();
         }
     }
 
-    /// <summary>Reads what has arrived, waiting in <c>poll</c> when nothing has.</summary>
-    /// <remarks>
-    /// The socket is non-blocking (<see cref="Socket.Blocking"/> false): a <c>recv</c> that finds data returns it at once,
-    /// which under load is almost every time, so a receive costs one system call; only when nothing is there does the
-    /// thread wait in <c>poll</c> on the socket itself. A blocking <c>Receive</c> would instead park this thread on .NET's
-    /// shared epoll thread and be woken from it: two thread switches per wait, expensive on these VMs (perf, docs/benchmarks.md).
-    /// </remarks>
-    private int ReceiveSome(Span<byte> into)
+    /// <summary>The read side failed or the server closed the connection. A plaintext connection the server closed or
+    /// reset before answering anything it was sent is a server that refuses it, most likely one that requires TLS
+    /// (memcached -Z 1.6.18 resets it): the break then says so, and counts as a failed connect, which marks the server
+    /// down (logged once) instead of failing call after call on new connections.</summary>
+    private void BreakOnReadFailure(Exception? error)
     {
-        while (true)
+        bool neverAnswered = _tls is null && Interlocked.Read(ref _bytesReceived) == 0 && Interlocked.Read(ref _bytesSent) > 0;
+        if (neverAnswered && !IsBroken)
         {
-            int read = _socket.Receive(into, SocketFlags.None, out SocketError error);
-            if (error == SocketError.Success)
-            {
-                return read;
-            }
-
-            if (error != SocketError.WouldBlock)
-            {
-                throw new SocketException((int)error);
-            }
-
-            Wait(SelectMode.SelectRead);
+            Break(new IOException($"{_server} closed the connection before answering anything ({error?.Message ?? "end of stream"}); {ThrowHelper.PlaintextToTlsHint}", error), MemcachedErrorKind.ConnectFailed);
+        }
+        else
+        {
+            Break(error ?? new IOException($"{_server} closed the connection"), MemcachedErrorKind.ConnectionBroken);
         }
     }
 
-    /// <summary>Blocks in <c>poll</c> until the socket is ready; bounded, so a break (which also shuts the socket down) is
-    /// always seen.</summary>
-    private void Wait(SelectMode mode)
+    /// <summary>The read thread, once it ends (the connection is broken): frees the TLS session, never while the write
+    /// side's owner is encrypting with it.</summary>
+    private void DisposeTls()
     {
-        while (!_socket.Poll(PollMicroseconds, mode))
+        if (_tls is null)
         {
-            ObjectDisposedException.ThrowIf(IsBroken, this);
+            return;
+        }
+
+        lock (_tlsGate)
+        {
+            _tlsDisposed = true;
+            _tls.Dispose();
         }
     }
+
+    /// <summary>Reads what has arrived (decrypted, over TLS), waiting in <c>poll</c> when nothing has (<see cref="PolledSocket.Receive"/>).</summary>
+    private int ReceiveSome(Span<byte> into) => _tls is null ? _io.Receive(into) : _tls.Read(into);
 
     /// <summary>Hands the unread bytes to the requests at the head of the FIFO; returns the new start.</summary>
     private int Dispatch(byte[] buffer, int start, int end)
@@ -576,6 +632,13 @@ internal sealed class MemcachedConnection
             }
 
             ReadOnlySpan<byte> unread = buffer.AsSpan(start, end - start);
+            if (unread[0] == (byte)'C' && unread.StartsWith(Unauthenticated))
+            {
+                // memcached -Y answers any command of a connection that has not authenticated so (1.6.18), and then no more
+                // of what was pipelined: every request on the connection fails with the reason, and the server is marked down.
+                throw ThrowHelper.AuthenticationRequired(_server, head.Operation);
+            }
+
             _ = MetaReplyParser.RequiredLength(unread, _maxReplyData); // refuses an oversized value before it is buffered
             bool done = head.TryParse(unread, out int consumed);
             start += consumed;

@@ -217,8 +217,10 @@ internal sealed partial class MemcachedNode : IDisposable
         }
     }
 
-    /// <summary>A connection reported its break: a timeout marks the server down; a close or reset only drops the
-    /// connection (the next request reconnects, and a refused connect marks the server down).</summary>
+    /// <summary>A connection reported its break: a timeout, a server that closed a plaintext connection before answering
+    /// anything (one that requires TLS), or one that turned out to require authentication marks the server down; any
+    /// other close or reset only drops the connection (the next request reconnects, and a refused connect marks the
+    /// server down).</summary>
     private void OnConnectionBroken(MemcachedConnection connection, MemcachedErrorKind kind, Exception cause)
     {
         for (int i = 0; i < _connections.Length; i++)
@@ -226,11 +228,17 @@ internal sealed partial class MemcachedNode : IDisposable
             Interlocked.CompareExchange(ref _connections[i], null, connection);
         }
 
-        if (kind == MemcachedErrorKind.Timeout)
+        if (kind is MemcachedErrorKind.Timeout or MemcachedErrorKind.ConnectFailed || IsRefusal(kind))
         {
             MarkDown(cause);
         }
     }
+
+    /// <summary>Whether a failure is the server refusing the client's TLS or authentication settings: a misconfiguration,
+    /// which start-up and the health check report as such and calls fail with while it lasts.</summary>
+    internal static bool IsRefusal(MemcachedErrorKind kind) =>
+        kind is MemcachedErrorKind.TlsHandshakeFailed or MemcachedErrorKind.AuthenticationFailed
+            or MemcachedErrorKind.AuthenticationRequired or MemcachedErrorKind.AuthenticationNotEnabled;
 
     /// <summary>Marks the server down: its connections close, its operations fail fast, and a background probe retries it.</summary>
     internal void MarkDown(Exception cause)
@@ -251,10 +259,14 @@ internal sealed partial class MemcachedNode : IDisposable
 
         MemcachedTelemetry.RecordOutage(_endpoint);
         LogServerDown(_logger, Name, _settings.ServerDownInterval.TotalMilliseconds, cause.Message);
-        MemcachedException downError = ThrowHelper.ServerDown(Name, "pending", _settings.ServerDownInterval, cause);
+        // A server that requires authentication the client does not have refused everything on every connection (none
+        // of them authenticated): their requests fail with that reason. Otherwise written requests may have been applied.
+        MemcachedException downError = cause is MemcachedException { Kind: MemcachedErrorKind.AuthenticationRequired } unauthenticated
+            ? unauthenticated
+            : ThrowHelper.ServerDown(Name, "pending", _settings.ServerDownInterval, cause);
         for (int i = 0; i < _connections.Length; i++)
         {
-            Interlocked.Exchange(ref _connections[i], null)?.Break(downError, MemcachedErrorKind.ServerDown);
+            Interlocked.Exchange(ref _connections[i], null)?.Break(downError, downError.Kind);
         }
 
         _onStateChanged(this);
@@ -285,9 +297,21 @@ internal sealed partial class MemcachedNode : IDisposable
         ObjectDisposedException.ThrowIf(_disposed.IsCancellationRequested, typeof(MemcachedClient));
         if (_down)
         {
-            TimeSpan remaining = Stopwatch.GetElapsedTime(Stopwatch.GetTimestamp(), Interlocked.Read(ref _retryAtTimestamp));
-            throw ThrowHelper.ServerDown(Name, operation, remaining, _downCause);
+            throw DownError(operation);
         }
+    }
+
+    /// <summary>The failure of a call while the server is down: <see cref="MemcachedErrorKind.ServerDown"/>, or, when it
+    /// is down because it refuses the client's TLS or credentials, that refusal's kind and words (not "down").</summary>
+    private MemcachedException DownError(string operation)
+    {
+        if (_downCause is MemcachedException { Kind: var kind } refusal && IsRefusal(kind))
+        {
+            return ThrowHelper.ForOperation(refusal, operation);
+        }
+
+        TimeSpan remaining = Stopwatch.GetElapsedTime(Stopwatch.GetTimestamp(), Interlocked.Read(ref _retryAtTimestamp));
+        return ThrowHelper.ServerDown(Name, operation, remaining, _downCause);
     }
 
     private Task<MemcachedConnection> OpenSlotAsync(int slot)
@@ -328,7 +352,7 @@ internal sealed partial class MemcachedNode : IDisposable
                 if (_down || _disposed.IsCancellationRequested)
                 {
                     connection.Break(new IOException("the server was marked down while the connection opened"), MemcachedErrorKind.ConnectionBroken);
-                    throw ThrowHelper.ServerDown(Name, "connect", _settings.ServerDownInterval, _downCause);
+                    throw _down ? DownError("connect") : ThrowHelper.ServerDown(Name, "connect", _settings.ServerDownInterval, _downCause);
                 }
 
                 _connections[slot] = connection;

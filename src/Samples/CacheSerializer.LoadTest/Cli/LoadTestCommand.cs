@@ -119,6 +119,11 @@ internal static class LoadTestCommand
         Description = "The client ejects a down server (AutoEject): its keys go to the live servers instead of missing.",
     };
 
+    private static readonly Option<bool> TlsOption = new("--tls")
+    {
+        Description = "Encrypt every connection: the started servers serve TLS (memcached -Z) with a throwaway certificate made for the run, which the client validates; compare with a plaintext run for the cost of TLS.",
+    };
+
     private static readonly Option<bool> ShortOption = new("--short")
     {
         Description = "Short mode, under a minute in all: 4 s per contender, 8 users, 200 keys (other options still apply).",
@@ -131,7 +136,7 @@ internal static class LoadTestCommand
         var root = new RootCommand(
             "CacheSerializer load test: the same cache workload once per contender against real memcached, side by side; "
             + "every value read is checked. Results go to the console and, as JSON, Markdown and SVG, to --output.");
-        foreach (Option option in new Option[] { DurationOption, OperationsOption, UsersOption, ReadRatioOption, KeysOption, ContendersOption, NodesOption, ServersOption, MemoryOption, SeedOption, OutputOption, KillNodeAtOption, RestartNodeAfterOption, AutoEjectOption, ShortOption })
+        foreach (Option option in new Option[] { DurationOption, OperationsOption, UsersOption, ReadRatioOption, KeysOption, ContendersOption, NodesOption, ServersOption, MemoryOption, SeedOption, OutputOption, KillNodeAtOption, RestartNodeAfterOption, AutoEjectOption, TlsOption, ShortOption })
         {
             root.Options.Add(option);
         }
@@ -165,6 +170,7 @@ internal static class LoadTestCommand
             KillNodeAt = Given(KillNodeAtOption) ? result.GetValue(KillNodeAtOption) : settings.KillNodeAt,
             RestartNodeAfter = Given(RestartNodeAfterOption) ? result.GetValue(RestartNodeAfterOption) : settings.RestartNodeAfter,
             AutoEject = result.GetValue(AutoEjectOption) || settings.AutoEject,
+            Tls = result.GetValue(TlsOption) || settings.Tls,
         };
     }
 

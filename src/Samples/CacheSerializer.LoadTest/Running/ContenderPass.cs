@@ -38,6 +38,12 @@ internal static class ContenderPass
             options.Servers.Add(endpoint);
         }
 
+        if (servers.CaPath is { } caPath)
+        {
+            options.Tls.Enabled = true;
+            options.Tls.CaCertificatePath = caPath;
+        }
+
         string? failure = null;
         foreach (ValueShape shape in mix.Shapes)
         {

@@ -71,7 +71,7 @@ internal static class LoadTestRunner
     {
         int[] keysPerShape = mix.KeysPerShape();
 
-        string serverLine = $"{string.Join(", ", servers.Endpoints)} ({(servers.StartedHere ? $"started here: memcached -m {settings.MemoryMegabytes} -I {LoadTestSettings.MaxItemBytes / (1024 * 1024)}m -t 2" : "given")})";
+        string serverLine = $"{string.Join(", ", servers.Endpoints)} ({servers.Description})";
         display.Message($"memcached: {serverLine}");
         display.Message(settings.Operations is long ops
             ? $"{contenders.Count} contenders, {ops:N0} operations each, {settings.Users} users, {settings.Keys:N0} keys, {settings.ReadRatio:P0} gets"

@@ -4,10 +4,12 @@ using CacheSerializer.Workloads.Servers;
 
 namespace CacheSerializer.LoadTest.Running;
 
-/// <summary>The memcached servers of a run: started here on free 127.0.0.1 ports and stopped at the end, or given and left running.</summary>
+/// <summary>The memcached servers of a run: started here on free 127.0.0.1 ports (serving TLS with a throwaway
+/// certificate under <c>--tls</c>) and stopped at the end, or given and left running.</summary>
 internal sealed class ServerSet : IDisposable
 {
     private readonly List<MemcachedServer> _started = [];
+    private ThrowawayCertificates? _certificates;
     private int _disposed;
 
     private MemcachedServer Started(int index) => StartedHere
@@ -25,6 +27,14 @@ internal sealed class ServerSet : IDisposable
 
     /// <summary>Gets a value indicating whether the servers were started by this run.</summary>
     public bool StartedHere { get; }
+
+    /// <summary>Gets the PEM file of the throwaway authority that issued the servers' certificates, for the client to
+    /// trust, when the servers serve TLS.</summary>
+    /// <value>Null: plaintext.</value>
+    public string? CaPath => _certificates?.CaPath;
+
+    /// <summary>Gets how the servers were started, for the report: the memcached arguments, or "given".</summary>
+    public string Description { get; private set; } = "given";
 
     /// <summary>Starts <see cref="LoadTestSettings.Nodes"/> servers, or checks the given ones.</summary>
     /// <param name="settings">The run's settings.</param>
@@ -47,10 +57,19 @@ internal sealed class ServerSet : IDisposable
         try
         {
             string arguments = string.Create(CultureInfo.InvariantCulture, $"-m {settings.MemoryMegabytes} -I {LoadTestSettings.MaxItemBytes / (1024 * 1024)}m");
+            MemcachedServerSecurity? security = null;
+            if (settings.Tls)
+            {
+                set._certificates = ThrowawayCertificates.Create();
+                security = new MemcachedServerSecurity { Certificate = set._certificates.Server };
+            }
+
             for (int i = 0; i < settings.Nodes; i++)
             {
-                set._started.Add(MemcachedServer.Start(arguments));
+                set._started.Add(MemcachedServer.Start(arguments, security));
             }
+
+            set.Description = $"started here: memcached {arguments} -t 2{(settings.Tls ? " -Z (TLS, throwaway ECDSA P-256 certificate validated by the client)" : string.Empty)}";
 
             set.Endpoints = set._started.Select(s => s.Endpoint).ToArray();
             return set;
@@ -107,5 +126,7 @@ internal sealed class ServerSet : IDisposable
         {
             server.Dispose();
         }
+
+        _certificates?.Dispose();
     }
 }

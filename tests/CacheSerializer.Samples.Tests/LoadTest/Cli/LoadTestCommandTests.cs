@@ -26,6 +26,26 @@ public sealed class LoadTestCommandTests
         Assert.Null(settings.KillNodeAt);
         Assert.Equal(TimeSpan.FromSeconds(10), settings.RestartNodeAfter);
         Assert.False(settings.AutoEject);
+        Assert.False(settings.Tls);
+    }
+
+    [Fact]
+    public void ToSettings_Tls_SetAndValid()
+    {
+        LoadTestSettings settings = Settings("--tls", "--nodes", "2");
+
+        Assert.True(settings.Tls);
+        Assert.Equal(2, settings.Nodes);
+        settings.Validate();
+    }
+
+    [Fact]
+    public void Validate_TlsWithGivenServers_ThrowsNamingTheOption()
+    {
+        LoadTestSettings settings = Settings("--tls", "--servers", "127.0.0.1:11211");
+
+        ArgumentException error = Assert.Throws<ArgumentException>(settings.Validate);
+        Assert.Equal("--tls needs servers the run starts itself (--nodes), with a throwaway certificate the client trusts; servers given with --servers are reached in plaintext.", error.Message);
     }
 
     [Fact]

@@ -6,6 +6,7 @@ namespace CacheSerializer.Tests.Memcached.Fixtures;
 public sealed class ListLoggerProvider : ILoggerProvider
 {
     private readonly List<(LogLevel Level, string Message)> _entries = [];
+    private readonly List<string> _texts = [];
 
     /// <summary>Gets a snapshot of the entries so far.</summary>
     public IReadOnlyList<(LogLevel Level, string Message)> Entries
@@ -15,6 +16,19 @@ public sealed class ListLoggerProvider : ILoggerProvider
             lock (_entries)
             {
                 return _entries.ToArray();
+            }
+        }
+    }
+
+    /// <summary>Gets every text the loggers were handed: each message, its exception (with causes and stack) and the
+    /// values of its structured state, for asserting that something never reaches any log sink.</summary>
+    public IReadOnlyList<string> Texts
+    {
+        get
+        {
+            lock (_entries)
+            {
+                return _texts.ToArray();
             }
         }
     }
@@ -38,7 +52,18 @@ public sealed class ListLoggerProvider : ILoggerProvider
         {
             lock (owner._entries)
             {
-                owner._entries.Add((logLevel, formatter(state, exception)));
+                string message = formatter(state, exception);
+                owner._entries.Add((logLevel, message));
+                owner._texts.Add(message);
+                if (exception is not null)
+                {
+                    owner._texts.Add(exception.ToString());
+                }
+
+                if (state is IEnumerable<KeyValuePair<string, object?>> values)
+                {
+                    owner._texts.AddRange(values.Select(static v => $"{v.Key}={v.Value}"));
+                }
             }
         }
     }

@@ -46,6 +46,18 @@ public sealed class MemcachedServerFixture : IDisposable
     /// <summary>A key no other test uses.</summary>
     public static string UniqueKey(string name) => $"{name}:{Guid.NewGuid():N}";
 
+    /// <summary>Sets <paramref name="key"/> every 50 ms until the client stores it (a restarted server is in use again),
+    /// failing with <paramref name="why"/> after <paramref name="bound"/>.</summary>
+    public static async Task SetUntilStoredAsync(MemcachedClient client, string key, string value, TimeSpan bound, string why)
+    {
+        var clock = System.Diagnostics.Stopwatch.StartNew();
+        while (await client.SetAsync(key, value) != MemcachedStoreResult.Stored)
+        {
+            Assert.True(clock.Elapsed < bound, why);
+            await Task.Delay(50);
+        }
+    }
+
     /// <summary>Stops the servers.</summary>
     public void Dispose()
     {

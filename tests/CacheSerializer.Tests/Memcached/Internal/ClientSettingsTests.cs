@@ -52,7 +52,10 @@ public class ClientSettingsTests
         { ["127.0.0.1:70000"], "MemcachedClientOptions.Servers[0] '127.0.0.1:70000' has an invalid port '70000'; use a number from 1 to 65535 (memcached listens on 11211 by default)." },
         { ["127.0.0.1:0"], "MemcachedClientOptions.Servers[0] '127.0.0.1:0' has an invalid port '0'; use a number from 1 to 65535 (memcached listens on 11211 by default)." },
         { ["::1:11211"], "MemcachedClientOptions.Servers[0] '::1:11211' looks like an IPv6 address; write it in brackets, [address]:port (for example [::1]:11211)." },
-        { ["host:11211 zero"], "MemcachedClientOptions.Servers[0] 'host:11211 zero' has a weight 'zero' that is not a positive integer; write host:port weight (for example 127.0.0.1:11211 2) or leave the weight out." },
+        { ["host:11211 0"], "MemcachedClientOptions.Servers[0] 'host:11211 0' has a weight '0' that is not a positive integer; write host:port weight (for example 127.0.0.1:11211 2) or leave the weight out." },
+        { ["host:11211 zero"], "MemcachedClientOptions.Servers[0] 'host:11211 zero' has 'zero' after the address, which is neither a weight (a positive integer) nor tls, tls=<host name> or notls; write host:port, optionally followed by a weight and a TLS choice (for example 127.0.0.1:11211 2 tls)." },
+        { ["host:11211 tls notls"], "MemcachedClientOptions.Servers[0] 'host:11211 tls notls' says tls or notls more than once; keep one of them." },
+        { ["host:11211 tls=a/b"], "MemcachedClientOptions.Servers[0] 'host:11211 tls=a/b' has 'tls=a/b', whose name is not a host name or address; write tls=<the name the server's certificate holds> (for example 10.0.0.5:11211 tls=cache-1.internal)." },
         { [":11211"], "MemcachedClientOptions.Servers[0] ':11211' has no host; write host:port (for example 127.0.0.1:11211, cache-1:11211 or [::1]:11211)." },
         { [], "MemcachedClientOptions.Servers is empty; add at least one server as host:port (for example 127.0.0.1:11211)." },
     };
