@@ -26,6 +26,18 @@ public static class ContenderCatalog
     /// <summary>The name of the plain copy of the payload bytes, the floor.</summary>
     public const string PlainCopy = "PlainCopy";
 
+    /// <summary>The name of MessagePack-CSharp on the peer models, uncompressed.</summary>
+    public const string MessagePack = "MessagePack";
+
+    /// <summary>The name of MessagePack-CSharp on the peer models with its LZ4 block-array compression.</summary>
+    public const string MessagePackLz4 = "MessagePack+Lz4BlockArray";
+
+    /// <summary>The name of MemoryPack on the peer models.</summary>
+    public const string MemoryPack = "MemoryPack";
+
+    /// <summary>The name of raw protobuf-net on the workload classes (the transcoder's model, no header).</summary>
+    public const string ProtobufNet = "protobuf-net";
+
     /// <summary>The name of this package's transcoder with its defaults.</summary>
     public const string CacheSerializer = "CacheSerializer";
 
@@ -48,6 +60,10 @@ public static class ContenderCatalog
         new(DataContractBinary, new DataContractBinaryTranscoder()),
         new(GoogleProtobuf, new GoogleProtobufTranscoder(), ContenderInput.ProtobufMessage),
         new(PlainCopy, new PlainCopyTranscoder(), ContenderInput.Payload),
+        new(MessagePack, new MessagePackTranscoder(), ContenderInput.PeerModel),
+        new(MessagePackLz4, new MessagePackTranscoder(global::MessagePack.MessagePackCompression.Lz4BlockArray), ContenderInput.PeerModel),
+        new(MemoryPack, new MemoryPackTranscoder(), ContenderInput.PeerModel),
+        new(ProtobufNet, new ProtobufNetTranscoder()),
         new(CacheSerializer, new ProtobufTranscoder()),
         new(CacheSerializerCompressed, new ProtobufTranscoder(new ProtobufTranscoderOptions { Compression = TranscoderCompression.Brotli })),
         new(CacheSerializerAliased, new ProtobufTranscoder(AliasedOptions())),
