@@ -11,7 +11,7 @@ job=(--launchCount 1 --warmupCount 3 --iterationCount 5 --iterationTime 250)
 project=benchmarks/CacheSerializer.Benchmarks
 
 filters=('*.RoundTripBenchmarks.*')
-for method in Bson BinaryFormatter GoogleProtobuf MessagePack MessagePackLz4 MemoryPack ProtobufNet ThisTranscoder ThisTranscoderBrotli ThisTranscoderAliases; do
+for method in Bson BinaryFormatter GoogleProtobuf MessagePack MessagePackLz4 MemoryPack ProtobufNet ThisTranscoder ThisTranscoderBrotli ThisTranscoderLz4 ThisTranscoderZstd ThisTranscoderAliases; do
   filters+=("*.SerializeBenchmarks.$method" "*.DeserializeBenchmarks.$method")
 done
 CACHESERIALIZER_BENCH_WORKLOADS=RpcMessage,EightUInt64s,Records1,Records32,Records1024,Folders,LargeObject \

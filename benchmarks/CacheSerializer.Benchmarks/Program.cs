@@ -14,6 +14,20 @@ if (args.Length > 0 && args[0] == "sizes")
     return;
 }
 
+// The bytes half of the compression comparison: `-- compression` (see CompressionReport; the CPU half is CompressionBenchmarks).
+if (args.Length > 0 && args[0] == "compression")
+{
+    Console.Write(CompressionReport.ForCatalogs().ToMarkdown());
+    return;
+}
+
+// The dictionary experiment's bytes: `-- dictionary` (see DictionaryExperiment; the CPU half is DictionaryBenchmarks).
+if (args.Length > 0 && args[0] == "dictionary")
+{
+    Console.Write(DictionaryExperiment.Run().ToMarkdown());
+    return;
+}
+
 // Ratios of medians to BSON from a finished run's CSV: `-- ratios RESULTS/X-report.csv [chart.svg]` (see MedianRatioReport).
 if (args.Length > 1 && args[0] == "ratios")
 {

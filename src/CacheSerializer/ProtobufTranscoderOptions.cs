@@ -24,6 +24,12 @@ public sealed class ProtobufTranscoderOptions
 
     /// <summary>Gets or sets the algorithm large payloads are compressed with.</summary>
     /// <value><see cref="TranscoderCompression.None"/>: compression is off.</value>
+    /// <remarks>
+    /// Recommended: <see cref="TranscoderCompression.Lz4"/>, the setting with the lowest bytes x CPU (compress plus
+    /// decompress) on every benchmark workload; <see cref="TranscoderCompression.Zstandard"/> at
+    /// <see cref="System.IO.Compression.CompressionLevel.Optimal"/> when memory matters more than CPU (the smallest items,
+    /// below Brotli's, at about 0.6-0.9x Brotli's CPU). The figures: docs/benchmarks.md, "Compression".
+    /// </remarks>
     public TranscoderCompression Compression { get; set; } = TranscoderCompression.None;
 
     /// <summary>Gets or sets the payload size, in bytes, from which compression is tried; it is kept only when smaller.</summary>

@@ -109,6 +109,16 @@ public abstract class ContenderBenchmarks
     [Benchmark(Description = ContenderCatalog.CacheSerializerCompressed)]
     public int ThisTranscoderBrotli() => Run(ContenderCatalog.CacheSerializerCompressed);
 
+    /// <summary>This package's transcoder with LZ4 from 1 KiB: the recommended compression.</summary>
+    /// <returns>A figure from the operation.</returns>
+    [Benchmark(Description = ContenderCatalog.CacheSerializerLz4)]
+    public int ThisTranscoderLz4() => Run(ContenderCatalog.CacheSerializerLz4);
+
+    /// <summary>This package's transcoder with Zstandard (level 1) from 1 KiB.</summary>
+    /// <returns>A figure from the operation.</returns>
+    [Benchmark(Description = ContenderCatalog.CacheSerializerZstandard)]
+    public int ThisTranscoderZstd() => Run(ContenderCatalog.CacheSerializerZstandard);
+
     /// <summary>This package's transcoder with one-byte type aliases for the workload root types.</summary>
     /// <returns>A figure from the operation.</returns>
     [Benchmark(Description = ContenderCatalog.CacheSerializerAliased)]

@@ -45,6 +45,15 @@ public static class ContenderCatalog
     public const string CacheSerializerCompressed = "CacheSerializer+Brotli";
 
     /// <summary>
+    /// The name of this package's transcoder with LZ4 compression at its default level (items of 1 KiB and more, when
+    /// smaller): the recommended setting, chosen by bytes x CPU (docs/benchmarks.md, "Compression").
+    /// </summary>
+    public const string CacheSerializerLz4 = "CacheSerializer+LZ4";
+
+    /// <summary>The name of this package's transcoder with Zstandard compression at its default level (zstd 1; items of 1 KiB and more, when smaller).</summary>
+    public const string CacheSerializerZstandard = "CacheSerializer+Zstd";
+
+    /// <summary>
     /// The name of this package's transcoder with a one-byte type alias registered for each workload's root type (the
     /// default writes a 5-byte hash of the type's name in every object item).
     /// </summary>
@@ -66,6 +75,8 @@ public static class ContenderCatalog
         new(ProtobufNet, new ProtobufNetTranscoder()),
         new(CacheSerializer, new ProtobufTranscoder()),
         new(CacheSerializerCompressed, new ProtobufTranscoder(new ProtobufTranscoderOptions { Compression = TranscoderCompression.Brotli })),
+        new(CacheSerializerLz4, new ProtobufTranscoder(new ProtobufTranscoderOptions { Compression = TranscoderCompression.Lz4 })),
+        new(CacheSerializerZstandard, new ProtobufTranscoder(new ProtobufTranscoderOptions { Compression = TranscoderCompression.Zstandard })),
         new(CacheSerializerAliased, new ProtobufTranscoder(AliasedOptions())),
     ];
 
