@@ -59,6 +59,17 @@ public static class ContenderCatalog
     /// </summary>
     public const string CacheSerializerAliased = "CacheSerializer+Aliases";
 
+    // This package's configurations, by name: built with the defaults for the catalog, and again with a larger item
+    // limit for runs that store larger items (Get(name, maxValueSize)).
+    private static readonly Dictionary<string, Func<ProtobufTranscoderOptions>> OwnConfigurations = new()
+    {
+        [CacheSerializer] = static () => new ProtobufTranscoderOptions(),
+        [CacheSerializerCompressed] = static () => new ProtobufTranscoderOptions { Compression = TranscoderCompression.Brotli },
+        [CacheSerializerLz4] = static () => new ProtobufTranscoderOptions { Compression = TranscoderCompression.Lz4 },
+        [CacheSerializerZstandard] = static () => new ProtobufTranscoderOptions { Compression = TranscoderCompression.Zstandard },
+        [CacheSerializerAliased] = AliasedOptions,
+    };
+
     /// <summary>Gets every contender.</summary>
     public static IReadOnlyList<Contender> All { get; } =
     [
@@ -73,11 +84,11 @@ public static class ContenderCatalog
         new(MessagePackLz4, new MessagePackTranscoder(global::MessagePack.MessagePackCompression.Lz4BlockArray), ContenderInput.PeerModel),
         new(MemoryPack, new MemoryPackTranscoder(), ContenderInput.PeerModel),
         new(ProtobufNet, new ProtobufNetTranscoder()),
-        new(CacheSerializer, new ProtobufTranscoder()),
-        new(CacheSerializerCompressed, new ProtobufTranscoder(new ProtobufTranscoderOptions { Compression = TranscoderCompression.Brotli })),
-        new(CacheSerializerLz4, new ProtobufTranscoder(new ProtobufTranscoderOptions { Compression = TranscoderCompression.Lz4 })),
-        new(CacheSerializerZstandard, new ProtobufTranscoder(new ProtobufTranscoderOptions { Compression = TranscoderCompression.Zstandard })),
-        new(CacheSerializerAliased, new ProtobufTranscoder(AliasedOptions())),
+        Own(CacheSerializer),
+        Own(CacheSerializerCompressed),
+        Own(CacheSerializerLz4),
+        Own(CacheSerializerZstandard),
+        Own(CacheSerializerAliased),
     ];
 
     /// <summary>Returns the options of <see cref="CacheSerializerAliased"/>: defaults, plus aliases 1-5 for the workload root types.</summary>
@@ -97,6 +108,21 @@ public static class ContenderCatalog
         return options;
     }
 
+    /// <summary>
+    /// Returns the contender of that name for items of up to <paramref name="maxValueSize"/> bytes: this package's
+    /// configurations are built again with that <see cref="ProtobufTranscoderOptions.MaxValueSize"/> (nothing else
+    /// differs); the other contenders have no limit of their own and are the catalog's.
+    /// </summary>
+    /// <param name="name">A name from <see cref="All"/>.</param>
+    /// <param name="maxValueSize">The largest payload, in bytes (the load test's memcached <c>-I</c>).</param>
+    /// <returns>The contender.</returns>
+    /// <exception cref="ArgumentException">No contender has that name.</exception>
+    public static Contender Get(string name, int maxValueSize)
+    {
+        Contender contender = Get(name);
+        return OwnConfigurations.ContainsKey(contender.Name) ? Own(contender.Name, maxValueSize) : contender;
+    }
+
     /// <summary>Returns the contender of that name.</summary>
     /// <param name="name">A name from <see cref="All"/>.</param>
     /// <returns>The contender.</returns>
@@ -104,4 +130,13 @@ public static class ContenderCatalog
     public static Contender Get(string name) =>
         All.FirstOrDefault(c => c.Name == name)
         ?? throw new ArgumentException($"No contender is named '{name}'; known: {string.Join(", ", All.Select(c => c.Name))}.", nameof(name));
+
+    private static Contender Own(string name) => new(name, new ProtobufTranscoder(OwnConfigurations[name]()));
+
+    private static Contender Own(string name, int maxValueSize)
+    {
+        ProtobufTranscoderOptions options = OwnConfigurations[name]();
+        options.MaxValueSize = maxValueSize;
+        return new(name, new ProtobufTranscoder(options));
+    }
 }

@@ -1,4 +1,5 @@
 using CacheSerializer.Workloads.Models;
+using CacheSerializer.Workloads.Models.Internal;
 using MemoryPack;
 using MessagePack;
 
@@ -7,7 +8,7 @@ namespace CacheSerializer.Workloads.Peers;
 /// <summary>One folder-tree entry as MessagePack and MemoryPack users write it (<see cref="Models.FolderEntry"/>'s peer model).</summary>
 [MessagePackObject]
 [MemoryPackable]
-public sealed partial class FolderEntryPeer
+public sealed partial class FolderEntryPeer : IEquatable<FolderEntryPeer>
 {
     /// <summary>Gets or sets the id.</summary>
     [Key(0)]
@@ -52,4 +53,14 @@ public sealed partial class FolderEntryPeer
     /// <summary>Gets or sets who else may use the entry.</summary>
     [Key(10)]
     public List<PermissionPeer> Permissions { get; set; } = [];
+
+    /// <inheritdoc/>
+    public bool Equals(FolderEntryPeer? other) =>
+        other is not null && Id == other.Id && OwnerId == other.OwnerId && Name == other.Name && Path == other.Path && Same.Time(Created, other.Created) && Same.Time(Modified, other.Modified) && Kind == other.Kind && IsFavorite == other.IsFavorite && Size == other.Size && Same.List(Tags, other.Tags) && Same.List(Permissions, other.Permissions);
+
+    /// <inheritdoc/>
+    public override bool Equals(object? obj) => Equals(obj as FolderEntryPeer);
+
+    /// <inheritdoc/>
+    public override int GetHashCode() => HashCode.Combine(Id, Name, Path);
 }

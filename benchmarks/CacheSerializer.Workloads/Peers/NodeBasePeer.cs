@@ -1,3 +1,4 @@
+using CacheSerializer.Workloads.Models.Internal;
 using MemoryPack;
 using MessagePack;
 
@@ -12,7 +13,7 @@ namespace CacheSerializer.Workloads.Peers;
 [MemoryPackable]
 [MemoryPackUnion(0, typeof(FolderNodePeer))]
 [MemoryPackUnion(1, typeof(DocumentNodePeer))]
-public abstract partial class NodeBasePeer
+public abstract partial class NodeBasePeer : IEquatable<NodeBasePeer>
 {
     /// <summary>Gets or sets the id.</summary>
     [Key(0)]
@@ -33,4 +34,15 @@ public abstract partial class NodeBasePeer
     /// <summary>Gets or sets the description, often absent.</summary>
     [Key(4)]
     public string? Description { get; set; }
+
+    /// <inheritdoc/>
+    public virtual bool Equals(NodeBasePeer? other) =>
+        other is not null && other.GetType() == GetType() && Id == other.Id && Name == other.Name &&
+        Same.Time(Created, other.Created) && Same.List(Labels, other.Labels) && Description == other.Description;
+
+    /// <inheritdoc/>
+    public override bool Equals(object? obj) => Equals(obj as NodeBasePeer);
+
+    /// <inheritdoc/>
+    public override int GetHashCode() => HashCode.Combine(GetType(), Id, Name);
 }

@@ -1,4 +1,5 @@
 using CacheSerializer.LoadTest.Measuring;
+using CacheSerializer.LoadTest.Running;
 
 namespace CacheSerializer.LoadTest.Results;
 
@@ -74,8 +75,11 @@ internal sealed record PassResult
     /// <summary>Gets memcached's bytes per stored item at the end of the pass (<c>bytes / curr_items</c>).</summary>
     public double ServerBytesPerItem { get; init; }
 
-    /// <summary>Gets the payload sizes of the items written, in bytes.</summary>
+    /// <summary>Gets the payload sizes of the items written (in the warm-up and in the measured phase), in bytes.</summary>
     public required Distribution ItemSizeBytes { get; init; }
+
+    /// <summary>Gets what the warm-up phase did before the measured phase (every key stored once).</summary>
+    public WarmUpResult? WarmUp { get; init; }
 
     /// <summary>Gets the first few error messages.</summary>
     public IReadOnlyList<string> ErrorSamples { get; init; } = [];

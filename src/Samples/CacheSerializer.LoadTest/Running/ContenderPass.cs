@@ -29,7 +29,7 @@ internal static class ContenderPass
         var options = new MemcachedClientOptions
         {
             OperationTimeout = OperationTimeout,
-            MaxValueSize = LoadTestSettings.MaxItemBytes,
+            MaxValueSize = settings.MaxItemBytes,
             Transcoder = new MeasuringTranscoder(contender.Transcoder, counters.ItemSizes),
         };
         foreach (string endpoint in servers)
@@ -55,8 +55,6 @@ internal static class ContenderPass
 
         await using var client = new MemcachedClient(options);
         await client.FlushAllAsync(cancellationToken).ConfigureAwait(false);
-        using var traffic = new ClientTrafficMeter();
-        ServerStats before = await ServerStats.ReadAsync(client, cancellationToken).ConfigureAwait(false);
 
         var keys = new KeyState[mix.Keys];
         for (int i = 0; i < keys.Length; i++)
@@ -65,6 +63,17 @@ internal static class ContenderPass
         }
 
         string prefix = $"lt{passIndex}:";
+
+        // Every key stored once before the measured phase starts: a short pass then measures a warm cache, not the
+        // misses of a flushed one. Traffic, memcached's counters and every latency are taken from here on.
+        WarmUpResult warmUp = await WarmUpPhase.RunAsync(client, mix, keys, counters, prefix, settings.Users, cancellationToken).ConfigureAwait(false);
+        if (warmUp.Failed > 0)
+        {
+            failure ??= $"warm-up: {warmUp.Failed:N0} of {keys.Length:N0} keys could not be stored ({warmUp.FirstFailure})";
+        }
+
+        using var traffic = new ClientTrafficMeter();
+        ServerStats before = await ServerStats.ReadAsync(client, cancellationToken).ConfigureAwait(false);
         bool tooManyErrors = false;
         bool ShouldStop()
         {
@@ -150,6 +159,7 @@ internal static class ContenderPass
             Server = server,
             ServerBytesPerItem = server.CurrentItems > 0 ? Math.Round((double)server.Bytes / server.CurrentItems, 1) : 0,
             ItemSizeBytes = Distribution.Of(counters.ItemSizes),
+            WarmUp = warmUp,
             ErrorSamples = [.. counters.ErrorSamples],
             CorruptionSamples = [.. counters.CorruptionSamples],
         };

@@ -42,7 +42,7 @@ internal sealed class ServerSet : IDisposable
         var set = new ServerSet([], startedHere: true);
         try
         {
-            string arguments = string.Create(CultureInfo.InvariantCulture, $"-m {settings.MemoryMegabytes} -I {LoadTestSettings.MaxItemBytes / (1024 * 1024)}m");
+            string arguments = string.Create(CultureInfo.InvariantCulture, $"-m {settings.MemoryMegabytes} -I {settings.MaxItemBytes / (1024 * 1024)}m");
             for (int i = 0; i < settings.Nodes; i++)
             {
                 set._started.Add(MemcachedServer.Start(arguments));
