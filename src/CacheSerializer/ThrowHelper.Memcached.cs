@@ -6,9 +6,12 @@ namespace CacheSerializer;
 /// <summary>Every error text of the client, in one place; each names the server, the operation and the fix.</summary>
 internal static partial class ThrowHelper
 {
+    /// <summary>A <see cref="MemcachedClientOptions"/> problem: the property (or a Servers entry, "[i] ..."), what is wrong and the fix.</summary>
+    internal static MemcachedConfigurationException ClientOptionProblem(string property, string problem) =>
+        new(property, $"MemcachedClientOptions.{property}{(problem.StartsWith('[') ? string.Empty : " ")}{problem}.");
+
     [DoesNotReturn]
-    internal static void ThrowInvalidOption(string property, string problem) =>
-        throw new MemcachedConfigurationException(property, $"MemcachedClientOptions.{property} {problem}.");
+    internal static void ThrowInvalidOption(string property, string problem) => throw ClientOptionProblem(property, problem);
 
     [DoesNotReturn]
     internal static void ThrowValueTooLarge(string server, string operation, int size, int limit) =>
@@ -39,6 +42,11 @@ internal static partial class ThrowHelper
     internal static MemcachedException ConnectionBroken(string server, string operation, Exception? cause) =>
         new(MemcachedErrorKind.ConnectionBroken, server, operation,
             $"{operation} on {server}: the connection broke before the reply arrived ({cause?.Message ?? "closed"}); the request may or may not have been applied.",
+            cause);
+
+    internal static MemcachedException NotSent(string server, string operation, Exception? cause) =>
+        new(MemcachedErrorKind.ConnectionBroken, server, operation,
+            $"{operation} on {server}: the connection broke before the request was sent ({cause?.Message ?? "closed"}); it was not applied.",
             cause);
 
     internal static MemcachedException ErrorReply(string server, string operation, string line)

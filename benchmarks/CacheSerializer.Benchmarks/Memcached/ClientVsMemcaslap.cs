@@ -44,25 +44,35 @@ internal static partial class ClientVsMemcaslap
         Console.WriteLine($"# {DateTime.UtcNow:yyyy-MM-dd HH:mm} UTC, {Environment.ProcessorCount} cores, {System.Runtime.InteropServices.RuntimeInformation.OSDescription}, .NET {Environment.Version}");
         Console.WriteLine($"# memcached 1.6.18 at {endpoint} (-t 2 -m 512), {seconds} s per run, {rounds} round(s), 90% get / 10% set, {KeyLength}-byte keys");
         Console.WriteLine();
-        Console.WriteLine("| Value | Concurrency | Contender | ops/s | p50 | p99 | Ratio (ops/s vs memcaslap) |");
-        Console.WriteLine("|---|---|---|---:|---:|---:|---:|");
+        Console.WriteLine("| Value | Concurrency | Contender | ops/s | p50 | p99 | client CPU µs/op | memcached CPU µs/op | allocated B/op | Ratio (ops/s vs memcaslap) |");
+        Console.WriteLine("|---|---|---|---:|---:|---:|---:|---:|---:|---:|");
+        // memcached's own CPU time (stats rusage) over each run, read by a client of its own outside the timed window.
+        await using var statsClient = new MemcachedClient(new MemcachedClientOptions { Servers = { endpoint } });
         foreach (int valueSize in sizes)
         {
             foreach (int concurrency in concurrencies)
             {
                 for (int round = 0; round < rounds; round++)
                 {
+                    double serverBefore = await ServerCpuSecondsAsync(statsClient);
                     RunResult theirs = RunMemcaslap(memcaslap, endpoint, valueSize, concurrency, seconds);
-                    RunResult ours = await RunClientAsync(endpoint, valueSize, concurrency, seconds);
+                    double theirServer = (await ServerCpuSecondsAsync(statsClient) - serverBefore) * 1_000_000 / (theirs.OpsPerSecond * seconds);
+                    RunResult ours = await RunClientAsync(endpoint, valueSize, concurrency, seconds, statsClient);
                     string size = valueSize == 100 ? "100 B" : "10 KB";
-                    Console.WriteLine($"| {size} | {concurrency} | memcaslap (-T 2 -c {concurrency}) | {theirs.OpsPerSecond:N0} | {theirs.P50} | {theirs.P99} | 1.00 |");
-                    Console.WriteLine($"| {size} | {concurrency} | MemcachedClient ({concurrency} tasks) | {ours.OpsPerSecond:N0} | {ours.P50} | {ours.P99} | {ours.OpsPerSecond / theirs.OpsPerSecond:F2} |");
+                    Console.WriteLine($"| {size} | {concurrency} | memcaslap (-T 2 -c {concurrency}) | {theirs.OpsPerSecond:N0} | {theirs.P50} | {theirs.P99} | {theirs.CpuMicrosPerOp:F1} | {theirServer:F1} | n/a | 1.00 |");
+                    Console.WriteLine($"| {size} | {concurrency} | MemcachedClient ({concurrency} tasks) | {ours.OpsPerSecond:N0} | {ours.P50} | {ours.P99} | {ours.CpuMicrosPerOp:F1} | {ours.ServerCpuMicrosPerOp:F1} | {ours.AllocatedPerOp:N0} | {ours.OpsPerSecond / theirs.OpsPerSecond:F2} |");
                 }
             }
         }
     }
 
-    private static async Task<RunResult> RunClientAsync(string endpoint, int valueSize, int concurrency, int seconds)
+    private static async Task<double> ServerCpuSecondsAsync(MemcachedClient statsClient)
+    {
+        IReadOnlyDictionary<string, string> stats = (await statsClient.GetStatsAsync()).Values.Single();
+        return double.Parse(stats["rusage_user"], CultureInfo.InvariantCulture) + double.Parse(stats["rusage_system"], CultureInfo.InvariantCulture);
+    }
+
+    private static async Task<RunResult> RunClientAsync(string endpoint, int valueSize, int concurrency, int seconds, MemcachedClient statsClient)
     {
         var options = new MemcachedClientOptions { OperationTimeout = TimeSpan.FromSeconds(10) };
         options.Servers.Add(endpoint);
@@ -78,10 +88,18 @@ internal static partial class ClientVsMemcaslap
         // Warm up (JIT, connections), then measure.
         await DriveAsync(client, keys, value, concurrency, TimeSpan.FromSeconds(1), histogram: null);
         var histogram = new long[1_000_001];
+        using Process self = Process.GetCurrentProcess();
+        TimeSpan cpuBefore = self.TotalProcessorTime;
+        long allocatedBefore = GC.GetTotalAllocatedBytes(precise: false);
+        double serverBefore = await ServerCpuSecondsAsync(statsClient);
         var clock = Stopwatch.StartNew();
         long ops = await DriveAsync(client, keys, value, concurrency, TimeSpan.FromSeconds(seconds), histogram);
         double elapsed = clock.Elapsed.TotalSeconds;
-        return new RunResult(ops / elapsed, Percentile(histogram, ops, 0.50), Percentile(histogram, ops, 0.99));
+        long allocated = GC.GetTotalAllocatedBytes(precise: false) - allocatedBefore;
+        self.Refresh();
+        double cpu = (self.TotalProcessorTime - cpuBefore).TotalMicroseconds;
+        double server = (await ServerCpuSecondsAsync(statsClient) - serverBefore) * 1_000_000;
+        return new RunResult(ops / elapsed, Percentile(histogram, ops, 0.50), Percentile(histogram, ops, 0.99), cpu / ops, (double)allocated / ops, server / ops);
     }
 
     private static async Task<long> DriveAsync(MemcachedClient client, string[] keys, byte[] value, int concurrency, TimeSpan duration, long[]? histogram)
@@ -144,7 +162,8 @@ internal static partial class ClientVsMemcaslap
     {
         string config = Path.Combine(Path.GetTempPath(), $"memcaslap-{valueSize}.cfg");
         File.WriteAllText(config, $"key\n{KeyLength} {KeyLength} 1\nvalue\n{valueSize} {valueSize} 1\ncmd\n0 0.1\n1 0.9\n");
-        var info = new ProcessStartInfo(memcaslap, $"-s {endpoint} -T 2 -c {concurrency} -t {seconds}s -S {seconds}s -F {config}")
+        // Through bash, whose `times` then prints the CPU time memcaslap used (user and system), on stdout's last line.
+        var info = new ProcessStartInfo("bash", ["-c", $"\"$0\" -s {endpoint} -T 2 -c {concurrency} -t {seconds}s -S {seconds}s -F {config}; times", memcaslap])
         {
             RedirectStandardOutput = true,
             RedirectStandardError = true,
@@ -155,6 +174,10 @@ internal static partial class ClientVsMemcaslap
         string output = process.StandardOutput.ReadToEnd();
         process.WaitForExit();
         _ = stderr.Result;
+        Match times = TimesPattern().Match(output);
+        double cpu = times.Success
+            ? (MinutesSeconds(times.Groups[1].Value, times.Groups[2].Value) + MinutesSeconds(times.Groups[3].Value, times.Groups[4].Value)) * 1_000_000
+            : double.NaN;
         Match tps = TpsPattern().Match(output);
         if (!tps.Success)
         {
@@ -162,7 +185,8 @@ internal static partial class ClientVsMemcaslap
         }
 
         (string p50, string p99) = Log2Percentiles(output);
-        return new RunResult(double.Parse(tps.Groups[1].Value, CultureInfo.InvariantCulture), p50, p99);
+        double opsPerSecond = double.Parse(tps.Groups[1].Value, CultureInfo.InvariantCulture);
+        return new RunResult(opsPerSecond, p50, p99, cpu / (opsPerSecond * seconds), double.NaN, double.NaN);
     }
 
     /// <summary>memcaslap reports latency as a log2 histogram (µs): rows "N: c(2^N) c(2^(N+1)) c(2^(N+2)) c(2^(N+3))".</summary>
@@ -208,11 +232,19 @@ internal static partial class ClientVsMemcaslap
         (Environment.GetEnvironmentVariable("PATH") ?? string.Empty).Split(':')
             .Select(dir => Path.Combine(dir, name)).FirstOrDefault(File.Exists);
 
+    private static double MinutesSeconds(string minutes, string seconds) =>
+        (double.Parse(minutes, CultureInfo.InvariantCulture) * 60) + double.Parse(seconds, CultureInfo.InvariantCulture);
+
+    /// <summary>The second line of bash's <c>times</c>: the children's user and system time, e.g. <c>0m1.234s 0m0.567s</c>.</summary>
+    [GeneratedRegex(@"^(\d+)m([0-9.]+)s (\d+)m([0-9.]+)s\s*$", RegexOptions.Multiline | RegexOptions.RightToLeft)]
+    private static partial Regex TimesPattern();
+
     [GeneratedRegex(@"TPS:\s*([0-9.]+)")]
     private static partial Regex TpsPattern();
 
     [GeneratedRegex(@"^\s+(\d+):((?:\s+\d+)+)\s*$", RegexOptions.Multiline)]
     private static partial Regex Log2RowPattern();
 
-    private readonly record struct RunResult(double OpsPerSecond, string P50, string P99);
+    /// <summary>One run: throughput, latency, the contender's own CPU time and (ours) allocation per operation, and memcached's CPU time per operation.</summary>
+    private readonly record struct RunResult(double OpsPerSecond, string P50, string P99, double CpuMicrosPerOp, double AllocatedPerOp, double ServerCpuMicrosPerOp);
 }

@@ -85,6 +85,13 @@ public sealed class MemcachedServer : IDisposable
         }
     }
 
+    /// <summary>Freezes the process (SIGSTOP): it keeps its connections and memory but answers nothing, as a hung or
+    /// swapping server does, until <see cref="Resume"/>.</summary>
+    public void Pause() => Signal("STOP");
+
+    /// <summary>Lets a paused process run again (SIGCONT).</summary>
+    public void Resume() => Signal("CONT");
+
     /// <summary>Starts (again) on the same port, with empty memory, and waits until it accepts connections.</summary>
     public void Restart()
     {
@@ -127,4 +134,16 @@ public sealed class MemcachedServer : IDisposable
 
     /// <summary>Stops the server.</summary>
     public void Dispose() => Kill();
+
+    private void Signal(string signal)
+    {
+        Process process = _process ?? throw new InvalidOperationException($"memcached on port {Port} is not running");
+        using Process kill = Process.Start(new ProcessStartInfo("kill", $"-{signal} {process.Id}") { UseShellExecute = false })
+            ?? throw new InvalidOperationException("kill did not start");
+        kill.WaitForExit();
+        if (kill.ExitCode != 0)
+        {
+            throw new InvalidOperationException($"kill -{signal} {process.Id} exited with {kill.ExitCode}");
+        }
+    }
 }

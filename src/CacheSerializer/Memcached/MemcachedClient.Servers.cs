@@ -1,19 +1,14 @@
 using CacheSerializer.Memcached.Internal;
 using CacheSerializer.Memcached.Internal.Requests;
+using ServerState = CacheSerializer.Memcached.Internal.ServerState;
 
 namespace CacheSerializer.Memcached;
 
 /// <summary>Operations on many keys or on every server.</summary>
 public sealed partial class MemcachedClient
 {
-    /// <summary>Reads many keys: one pipelined batch of quiet <c>mg</c>s per server, ended by <c>mn</c>, all servers at once.</summary>
-    /// <typeparam name="T">The expected type of the values.</typeparam>
-    /// <param name="keys">The keys; duplicates are read once.</param>
-    /// <param name="cancellationToken">Cancels the wait; the connections stay in step.</param>
-    /// <returns>The hits, by key; a missing key is absent from the dictionary.</returns>
-    /// <exception cref="ArgumentNullException"><paramref name="keys"/> or one of its keys is null.</exception>
-    /// <exception cref="MemcachedException">A server is down, timed out or answered with an error (unless <see cref="MemcachedClientOptions.MissOnServerFailure"/>).</exception>
-    /// <exception cref="CacheSerializerException">The transcoder cannot read a stored item as a <typeparamref name="T"/>.</exception>
+    /// <inheritdoc/>
+    /// <remarks>One pipelined batch of quiet <c>mg</c>s per server, ended by <c>mn</c>, all servers at once.</remarks>
     public async Task<IReadOnlyDictionary<string, T?>> GetManyAsync<T>(IEnumerable<string> keys, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(keys);
@@ -40,7 +35,7 @@ public sealed partial class MemcachedClient
         var pending = new List<(List<MemcachedKey> Keys, Task<GetReply[]> Replies)>(batches.Count);
         foreach ((MemcachedNode node, List<MemcachedKey> batch) in batches)
         {
-            pending.Add((batch, ExecuteAsync(node, new MultiGetRequest(batch), read: true, cancellationToken)));
+            pending.Add((batch, ExecuteAsync(node, new MultiGetRequest(batch, _pooledReads), cancellationToken)));
         }
 
         // Wait for every batch before reading any, so a failing server's exception is observed with the others.
@@ -51,14 +46,24 @@ public sealed partial class MemcachedClient
             GetReply[]? replies = await task.ConfigureAwait(false);
             if (replies is null)
             {
-                continue; // the server failed and MissOnServerFailure counts its keys as misses
+                continue; // the server failed and ServerFailurePolicy.Miss counts its keys as misses
             }
 
-            for (int i = 0; i < replies.Length; i++)
+            try
             {
-                if (replies[i].Hit)
+                for (int i = 0; i < replies.Length; i++)
                 {
-                    results[batch[i].Original] = _transcoder.Deserialize<T>(replies[i].Item);
+                    if (replies[i].Hit)
+                    {
+                        results[batch[i].Original] = _transcoder.Deserialize<T>(replies[i].Item);
+                    }
+                }
+            }
+            finally
+            {
+                foreach (GetReply reply in replies)
+                {
+                    reply.Release();
                 }
             }
         }
@@ -66,27 +71,59 @@ public sealed partial class MemcachedClient
         return results;
     }
 
-    /// <summary>Invalidates every item on every server (<c>flush_all</c>).</summary>
-    /// <param name="cancellationToken">Cancels the wait.</param>
-    /// <returns>A task that completes when every server has answered.</returns>
-    /// <exception cref="MemcachedException">A server is down, timed out or answered with an error.</exception>
+    /// <inheritdoc/>
     public Task FlushAllAsync(CancellationToken cancellationToken = default) =>
-        Task.WhenAll(Array.ConvertAll(_nodes, node => ExecuteAsync(node, TextRequest.FlushAll(), read: false, cancellationToken)));
+        Task.WhenAll(Array.ConvertAll(_nodes, node => ExecuteAsync(node, TextRequest.FlushAll(), cancellationToken)));
 
     /// <summary>Reads the general statistics (<c>stats</c>) of every server.</summary>
     /// <param name="cancellationToken">Cancels the wait.</param>
-    /// <returns>For each server (<c>host:port</c>), its statistics by name (pid, uptime, curr_items, get_hits, ...).</returns>
-    /// <exception cref="MemcachedException">A server is down, timed out or answered with an error.</exception>
+    /// <returns>For each server (<c>host:port</c>) that answered, its statistics by name (pid, uptime, curr_items,
+    /// get_hits, ...); under <see cref="ServerFailurePolicy.Miss"/> a failed server is absent.</returns>
+    /// <exception cref="MemcachedException">A server answered with an error, or failed under <see cref="ServerFailurePolicy.Throw"/>.</exception>
     public async Task<IReadOnlyDictionary<string, IReadOnlyDictionary<string, string>>> GetStatsAsync(CancellationToken cancellationToken = default)
     {
-        Task<IReadOnlyDictionary<string, string>>[] tasks = Array.ConvertAll(_nodes, node => ExecuteAsync(node, TextRequest.Stats(), read: false, cancellationToken));
+        Task<IReadOnlyDictionary<string, string>>[] tasks = Array.ConvertAll(_nodes, node => ExecuteAsync(node, TextRequest.Stats(), cancellationToken));
         await Task.WhenAll(tasks).ConfigureAwait(false);
         var result = new Dictionary<string, IReadOnlyDictionary<string, string>>(StringComparer.Ordinal);
         for (int i = 0; i < _nodes.Length; i++)
         {
-            result[_nodes[i].Name] = await tasks[i].ConfigureAwait(false);
+            if (await tasks[i].ConfigureAwait(false) is { } stats)
+            {
+                result[_nodes[i].Name] = stats;
+            }
         }
 
         return result;
+    }
+
+    /// <summary>Probes every server for the health check: a server that is up gets <c>mn</c> (outside the failure
+    /// policy, so a failure is seen and marks it down as any call would); a server that is down is not contacted.</summary>
+    internal async Task<IReadOnlyList<ServerState>> CheckServersAsync(CancellationToken cancellationToken)
+    {
+        var probes = new Task<ServerState>[_nodes.Length];
+        for (int i = 0; i < _nodes.Length; i++)
+        {
+            probes[i] = ProbeAsync(_nodes[i], cancellationToken);
+        }
+
+        return await Task.WhenAll(probes).ConfigureAwait(false);
+
+        static async Task<ServerState> ProbeAsync(MemcachedNode node, CancellationToken cancellationToken)
+        {
+            if (node.DescribeOutage() is { } outage)
+            {
+                return new ServerState(node.Name, false, $"down for {outage.DownFor.TotalSeconds:F1} s, next attempt in {outage.NextAttemptIn.TotalMilliseconds:F0} ms: {outage.Reason}");
+            }
+
+            try
+            {
+                TimeSpan took = await node.PingAsync(cancellationToken).ConfigureAwait(false);
+                return new ServerState(node.Name, true, $"up ({took.TotalMilliseconds:F1} ms)");
+            }
+            catch (MemcachedException ex)
+            {
+                return new ServerState(node.Name, false, $"failing: {ex.Message}");
+            }
+        }
     }
 }

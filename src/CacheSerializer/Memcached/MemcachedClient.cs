@@ -1,6 +1,5 @@
 using System.Diagnostics;
 using CacheSerializer.Memcached.Internal;
-using CacheSerializer.Memcached.Internal.Protocol;
 using CacheSerializer.Memcached.Internal.Requests;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Logging.Abstractions;
@@ -12,53 +11,76 @@ namespace CacheSerializer.Memcached;
 /// keys spread by libmemcached-compatible ketama, values turned into items by an <see cref="ITranscoder"/>.
 /// </summary>
 /// <remarks>
-/// Thread-safe; create one per application and share it. Every call is asynchronous, honours its
-/// <see cref="CancellationToken"/> and fails with <see cref="MemcachedException"/> naming the server and the operation
-/// (see docs/client.md for the failure policy and the key rule).
+/// Thread-safe; create one per application and share it (<c>AddMemcached</c> registers it, and <see cref="IMemcachedClient"/>
+/// for code that wants a fake in its tests). Every call is asynchronous and honours its <see cref="CancellationToken"/>.
+/// A server failure never fails a cache call by default (<see cref="MemcachedClientOptions.OnServerFailure"/>); see
+/// docs/client.md for the failure policy, the key rule and the instruments.
 /// </remarks>
-public sealed partial class MemcachedClient : IAsyncDisposable, IDisposable
+public sealed partial class MemcachedClient : IMemcachedClient, IAsyncDisposable, IDisposable
 {
     private readonly ClientSettings _settings;
     private readonly MemcachedNode[] _nodes;
-    private readonly KetamaLocator _locator;
+    private readonly ServerRing _fullRing;
     private readonly ITranscoder _transcoder;
-    private readonly Timer _heartbeat;
+    private readonly bool _pooledReads;
+    private readonly ILogger _logger;
+    private readonly Lock _ringGate = new();
+    private readonly ManualResetEventSlim _disposing = new();
+    private ServerRing _ring;
     private int _disposed;
 
     /// <summary>Creates a client from options, validated and copied now.</summary>
     /// <param name="options">The options.</param>
     /// <exception cref="ArgumentNullException"><paramref name="options"/> is null.</exception>
-    /// <exception cref="MemcachedConfigurationException">An option is invalid; the exception names it.</exception>
+    /// <exception cref="MemcachedConfigurationException">An option is invalid; the exception names it and the fix.</exception>
     public MemcachedClient(MemcachedClientOptions options)
         : this(options, null)
     {
     }
 
-    /// <summary>Creates a client from options, logging server down/up events through <paramref name="loggerFactory"/>.</summary>
+    /// <summary>Creates a client from options, logging its settings once and each server outage (its start and its end)
+    /// through <paramref name="loggerFactory"/>.</summary>
     /// <param name="options">The options.</param>
     /// <param name="loggerFactory">Where to log; null for no logging.</param>
     /// <exception cref="ArgumentNullException"><paramref name="options"/> is null.</exception>
-    /// <exception cref="MemcachedConfigurationException">An option is invalid; the exception names it.</exception>
+    /// <exception cref="MemcachedConfigurationException">An option is invalid; the exception names it and the fix.</exception>
     public MemcachedClient(MemcachedClientOptions options, ILoggerFactory? loggerFactory)
     {
         _settings = ClientSettings.Create(options);
         _transcoder = _settings.Transcoder;
-        ILogger logger = (ILogger?)loggerFactory?.CreateLogger<MemcachedClient>() ?? NullLogger.Instance;
+
+        // ProtobufTranscoder documents that Deserialize keeps no reference to the item's array, so a value read for it
+        // may be copied into a rented array and given back after; another transcoder may keep the array, so it gets its own.
+        _pooledReads = _transcoder is ProtobufTranscoder;
+        _logger = (ILogger?)loggerFactory?.CreateLogger<MemcachedClient>() ?? NullLogger.Instance;
         _nodes = new MemcachedNode[_settings.Servers.Count];
         for (int i = 0; i < _nodes.Length; i++)
         {
-            _nodes[i] = new MemcachedNode(_settings.Servers[i], _settings, logger);
+            _nodes[i] = new MemcachedNode(_settings.Servers[i], _settings, _logger, OnNodeStateChanged);
         }
 
-        _locator = new KetamaLocator(_settings.Servers);
+        _fullRing = _ring = new ServerRing(_nodes);
 
-        // One timer checks every connection's oldest request against the operation timeout; no timer per request.
-        TimeSpan period = TimeSpan.FromMilliseconds(Math.Clamp(_settings.OperationTimeout.TotalMilliseconds / 4, 10, 250));
-        _heartbeat = new Timer(static state => ((MemcachedClient)state!).CheckTimeouts(), this, period, period);
+        // One thread checks every connection's oldest request against the operation timeout (no timer per request). It
+        // is a thread of its own, like the connections' loops, so a starved thread pool cannot delay a timeout.
+        var heartbeat = new Thread(Heartbeat, 128 * 1024) { IsBackground = true, Name = "memcached heartbeat" };
+        heartbeat.Start();
+        if (_logger.IsEnabled(LogLevel.Information))
+        {
+            string servers = string.Join(", ", Servers);
+            LogStarted(_logger, _nodes.Length, servers, _settings.ConnectionsPerServer, _settings.OperationTimeout.TotalMilliseconds,
+            _settings.ConnectTimeout.TotalMilliseconds, _settings.ServerDownInterval.TotalMilliseconds, _settings.OnServerFailure,
+            _settings.AutoEject ? (_settings.FlushOnReturn ? "on, flush on return" : "on, no flush on return") : "off",
+            _settings.KeyPrefix, _settings.MaxValueSize, _settings.TranscoderDescription);
+        }
     }
 
     /// <summary>Gets the name of the <see cref="System.Diagnostics.Metrics.Meter"/> the client reports on.</summary>
-    public static string MeterName => MemcachedMetrics.MeterName;
+    public static string MeterName => MemcachedTelemetry.Name;
+
+    /// <summary>Gets the name of the <see cref="System.Diagnostics.ActivitySource"/> whose spans (one per operation,
+    /// only when something listens) the client emits.</summary>
+    public static string ActivitySourceName => MemcachedTelemetry.Name;
 
     /// <summary>Gets the configured servers, as <c>host:port</c>, in configuration order.</summary>
     public IReadOnlyList<string> Servers => Array.ConvertAll(_nodes, static n => n.Name);
@@ -72,41 +94,18 @@ public sealed partial class MemcachedClient : IAsyncDisposable, IDisposable
     /// <exception cref="ArgumentNullException"><paramref name="key"/> is null.</exception>
     public string GetServerForKey(string key) => Locate(MemcachedKey.Create(_settings.KeyPrefix, key)).Name;
 
-    /// <summary>Reads a value.</summary>
-    /// <typeparam name="T">The expected type.</typeparam>
-    /// <param name="key">The key.</param>
-    /// <param name="cancellationToken">Cancels the wait; the connection stays in step.</param>
-    /// <returns>A hit with the value, or a miss.</returns>
-    /// <exception cref="ArgumentNullException"><paramref name="key"/> is null.</exception>
-    /// <exception cref="MemcachedException">The server is down, timed out, or answered with an error.</exception>
-    /// <exception cref="CacheSerializerException">The transcoder cannot read the stored item as a <typeparamref name="T"/>.</exception>
+    /// <inheritdoc/>
     public async Task<MemcachedGetResult<T>> GetAsync<T>(string key, CancellationToken cancellationToken = default)
     {
-        GetReply reply = await GetRawAsync(key, cas: false, touchTtl: -1, cancellationToken).ConfigureAwait(false);
-        return reply.Hit ? new MemcachedGetResult<T>(_transcoder.Deserialize<T>(reply.Item), 0) : default;
+        GetReply reply = await GetRawAsync(key, cas: false, touchTtl: -1, cancellationToken, pooled: true).ConfigureAwait(false);
+        return Read<T>(reply);
     }
 
-    /// <summary>Reads a value, or the default of <typeparamref name="T"/> on a miss (EnyimMemcachedCore's <c>GetValueAsync</c>).</summary>
-    /// <typeparam name="T">The expected type.</typeparam>
-    /// <param name="key">The key.</param>
-    /// <param name="cancellationToken">Cancels the wait; the connection stays in step.</param>
-    /// <returns>The value, or default on a miss; use <see cref="GetAsync{T}"/> to tell a stored default from a miss.</returns>
-    /// <exception cref="ArgumentNullException"><paramref name="key"/> is null.</exception>
-    /// <exception cref="MemcachedException">The server is down, timed out, or answered with an error.</exception>
-    /// <exception cref="CacheSerializerException">The transcoder cannot read the stored item as a <typeparamref name="T"/>.</exception>
+    /// <inheritdoc/>
     public async Task<T?> GetValueAsync<T>(string key, CancellationToken cancellationToken = default) =>
         (await GetAsync<T>(key, cancellationToken).ConfigureAwait(false)).Value;
 
-    /// <summary>Reads a value; on a miss, creates it with <paramref name="factory"/>, stores it and returns it.</summary>
-    /// <typeparam name="T">The value's type.</typeparam>
-    /// <param name="key">The key.</param>
-    /// <param name="expiration">The expiration of a created value; null or zero: never expires.</param>
-    /// <param name="factory">Creates the value on a miss.</param>
-    /// <param name="cancellationToken">Cancels the waits (not the factory, which receives it).</param>
-    /// <returns>The cached or created value.</returns>
-    /// <exception cref="ArgumentNullException"><paramref name="key"/> is null.</exception>
-    /// <exception cref="ArgumentNullException"><paramref name="factory"/> is null.</exception>
-    /// <exception cref="MemcachedException">The server is down, timed out, or answered with an error.</exception>
+    /// <inheritdoc/>
     public async Task<T?> GetValueOrCreateAsync<T>(string key, TimeSpan? expiration, Func<CancellationToken, Task<T>> factory, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(factory);
@@ -121,166 +120,72 @@ public sealed partial class MemcachedClient : IAsyncDisposable, IDisposable
         return created;
     }
 
-    /// <summary>Reads a value with its CAS token, for a later <see cref="CasAsync{T}"/>.</summary>
-    /// <typeparam name="T">The expected type.</typeparam>
-    /// <param name="key">The key.</param>
-    /// <param name="cancellationToken">Cancels the wait; the connection stays in step.</param>
-    /// <returns>A hit with the value and its CAS token, or a miss.</returns>
-    /// <exception cref="ArgumentNullException"><paramref name="key"/> is null.</exception>
-    /// <exception cref="MemcachedException">The server is down, timed out, or answered with an error.</exception>
-    /// <exception cref="CacheSerializerException">The transcoder cannot read the stored item as a <typeparamref name="T"/>.</exception>
+    /// <inheritdoc/>
     public async Task<MemcachedGetResult<T>> GetWithCasAsync<T>(string key, CancellationToken cancellationToken = default)
     {
-        GetReply reply = await GetRawAsync(key, cas: true, touchTtl: -1, cancellationToken).ConfigureAwait(false);
-        return reply.Hit ? new MemcachedGetResult<T>(_transcoder.Deserialize<T>(reply.Item), reply.Cas) : default;
+        GetReply reply = await GetRawAsync(key, cas: true, touchTtl: -1, cancellationToken, pooled: true).ConfigureAwait(false);
+        return Read<T>(reply);
     }
 
-    /// <summary>Reads a value and sets its expiration in the same command.</summary>
-    /// <typeparam name="T">The expected type.</typeparam>
-    /// <param name="key">The key.</param>
-    /// <param name="expiration">The new expiration from now; null or zero: never expires.</param>
-    /// <param name="cancellationToken">Cancels the wait; the connection stays in step.</param>
-    /// <returns>A hit with the value, or a miss.</returns>
-    /// <exception cref="ArgumentNullException"><paramref name="key"/> is null.</exception>
-    /// <exception cref="ArgumentOutOfRangeException"><paramref name="expiration"/> is negative.</exception>
-    /// <exception cref="MemcachedException">The server is down, timed out, or answered with an error.</exception>
-    /// <exception cref="CacheSerializerException">The transcoder cannot read the stored item as a <typeparamref name="T"/>.</exception>
+    /// <inheritdoc/>
     public async Task<MemcachedGetResult<T>> GetAndTouchAsync<T>(string key, TimeSpan? expiration, CancellationToken cancellationToken = default)
     {
-        GetReply reply = await GetRawAsync(key, cas: false, Expiration.ToTtl(expiration), cancellationToken).ConfigureAwait(false);
-        return reply.Hit ? new MemcachedGetResult<T>(_transcoder.Deserialize<T>(reply.Item), 0) : default;
+        GetReply reply = await GetRawAsync(key, cas: false, Expiration.ToTtl(expiration), cancellationToken, pooled: true).ConfigureAwait(false);
+        return Read<T>(reply);
     }
 
-    /// <summary>Stores a value whether or not the key exists.</summary>
-    /// <typeparam name="T">The value's type.</typeparam>
-    /// <param name="key">The key.</param>
-    /// <param name="value">The value, serialized by the transcoder.</param>
-    /// <param name="expiration">Expiration from now; null or zero: never expires.</param>
-    /// <param name="cancellationToken">Cancels the wait; the connection stays in step (the store may still happen).</param>
-    /// <returns><see cref="MemcachedStoreResult.Stored"/>.</returns>
-    /// <exception cref="ArgumentNullException"><paramref name="key"/> is null.</exception>
-    /// <exception cref="ArgumentOutOfRangeException"><paramref name="expiration"/> is negative.</exception>
-    /// <exception cref="MemcachedException">The value is too large, or the server is down, timed out or answered with an error.</exception>
+    /// <inheritdoc/>
     public Task<MemcachedStoreResult> SetAsync<T>(string key, T value, TimeSpan? expiration = null, CancellationToken cancellationToken = default) =>
-        StoreAsync(MetaWriter.ModeSet, key, _transcoder.Serialize(value), expiration, 0, cancellationToken);
+        StoreAsync(StoreMode.Set, key, _transcoder.Serialize(value), expiration, 0, cancellationToken);
 
-    /// <summary>Stores a value only if the key does not exist.</summary>
-    /// <typeparam name="T">The value's type.</typeparam>
-    /// <param name="key">The key.</param>
-    /// <param name="value">The value, serialized by the transcoder.</param>
-    /// <param name="expiration">Expiration from now; null or zero: never expires.</param>
-    /// <param name="cancellationToken">Cancels the wait; the connection stays in step (the store may still happen).</param>
-    /// <returns><see cref="MemcachedStoreResult.Stored"/>, or <see cref="MemcachedStoreResult.NotStored"/> when the key exists.</returns>
-    /// <exception cref="ArgumentNullException"><paramref name="key"/> is null.</exception>
-    /// <exception cref="ArgumentOutOfRangeException"><paramref name="expiration"/> is negative.</exception>
-    /// <exception cref="MemcachedException">The value is too large, or the server is down, timed out or answered with an error.</exception>
+    /// <inheritdoc/>
     public Task<MemcachedStoreResult> AddAsync<T>(string key, T value, TimeSpan? expiration = null, CancellationToken cancellationToken = default) =>
-        StoreAsync(MetaWriter.ModeAdd, key, _transcoder.Serialize(value), expiration, 0, cancellationToken);
+        StoreAsync(StoreMode.Add, key, _transcoder.Serialize(value), expiration, 0, cancellationToken);
 
-    /// <summary>Stores a value only if the key exists.</summary>
-    /// <typeparam name="T">The value's type.</typeparam>
-    /// <param name="key">The key.</param>
-    /// <param name="value">The value, serialized by the transcoder.</param>
-    /// <param name="expiration">Expiration from now; null or zero: never expires.</param>
-    /// <param name="cancellationToken">Cancels the wait; the connection stays in step (the store may still happen).</param>
-    /// <returns><see cref="MemcachedStoreResult.Stored"/>, or <see cref="MemcachedStoreResult.NotStored"/> when the key is missing.</returns>
-    /// <exception cref="ArgumentNullException"><paramref name="key"/> is null.</exception>
-    /// <exception cref="ArgumentOutOfRangeException"><paramref name="expiration"/> is negative.</exception>
-    /// <exception cref="MemcachedException">The value is too large, or the server is down, timed out or answered with an error.</exception>
+    /// <inheritdoc/>
     public Task<MemcachedStoreResult> ReplaceAsync<T>(string key, T value, TimeSpan? expiration = null, CancellationToken cancellationToken = default) =>
-        StoreAsync(MetaWriter.ModeReplace, key, _transcoder.Serialize(value), expiration, 0, cancellationToken);
+        StoreAsync(StoreMode.Replace, key, _transcoder.Serialize(value), expiration, 0, cancellationToken);
 
-    /// <summary>Appends raw bytes to an existing item's data (its flags and expiration are kept).</summary>
-    /// <param name="key">The key.</param>
-    /// <param name="data">The bytes to append.</param>
-    /// <param name="cancellationToken">Cancels the wait; the connection stays in step (the append may still happen).</param>
-    /// <returns><see cref="MemcachedStoreResult.Stored"/>, or <see cref="MemcachedStoreResult.NotStored"/> when the key is missing.</returns>
-    /// <exception cref="ArgumentNullException"><paramref name="key"/> is null.</exception>
-    /// <exception cref="MemcachedException">The result is too large, or the server is down, timed out or answered with an error.</exception>
+    /// <inheritdoc/>
     public Task<MemcachedStoreResult> AppendAsync(string key, ArraySegment<byte> data, CancellationToken cancellationToken = default) =>
-        StoreAsync(MetaWriter.ModeAppend, key, new CacheItem(0, data), null, 0, cancellationToken);
+        StoreAsync(StoreMode.Append, key, new CacheItem(0, data), null, 0, cancellationToken);
 
-    /// <summary>Prepends raw bytes to an existing item's data (its flags and expiration are kept).</summary>
-    /// <param name="key">The key.</param>
-    /// <param name="data">The bytes to prepend.</param>
-    /// <param name="cancellationToken">Cancels the wait; the connection stays in step (the prepend may still happen).</param>
-    /// <returns><see cref="MemcachedStoreResult.Stored"/>, or <see cref="MemcachedStoreResult.NotStored"/> when the key is missing.</returns>
-    /// <exception cref="ArgumentNullException"><paramref name="key"/> is null.</exception>
-    /// <exception cref="MemcachedException">The result is too large, or the server is down, timed out or answered with an error.</exception>
+    /// <inheritdoc/>
     public Task<MemcachedStoreResult> PrependAsync(string key, ArraySegment<byte> data, CancellationToken cancellationToken = default) =>
-        StoreAsync(MetaWriter.ModePrepend, key, new CacheItem(0, data), null, 0, cancellationToken);
+        StoreAsync(StoreMode.Prepend, key, new CacheItem(0, data), null, 0, cancellationToken);
 
-    /// <summary>Stores a value only if the item's CAS token still equals <paramref name="cas"/> (compare-and-swap).</summary>
-    /// <typeparam name="T">The value's type.</typeparam>
-    /// <param name="key">The key.</param>
-    /// <param name="value">The value, serialized by the transcoder.</param>
-    /// <param name="cas">The CAS token from <see cref="GetWithCasAsync{T}"/>; must not be 0.</param>
-    /// <param name="expiration">Expiration from now; null or zero: never expires.</param>
-    /// <param name="cancellationToken">Cancels the wait; the connection stays in step (the store may still happen).</param>
-    /// <returns><see cref="MemcachedStoreResult.Stored"/>, <see cref="MemcachedStoreResult.Exists"/> (changed since) or <see cref="MemcachedStoreResult.NotFound"/>.</returns>
-    /// <exception cref="ArgumentNullException"><paramref name="key"/> is null.</exception>
-    /// <exception cref="ArgumentOutOfRangeException"><paramref name="cas"/> is 0 or <paramref name="expiration"/> is negative.</exception>
-    /// <exception cref="MemcachedException">The value is too large, or the server is down, timed out or answered with an error.</exception>
+    /// <inheritdoc/>
     public Task<MemcachedStoreResult> CasAsync<T>(string key, T value, ulong cas, TimeSpan? expiration = null, CancellationToken cancellationToken = default)
     {
         ArgumentOutOfRangeException.ThrowIfZero(cas);
-        return StoreAsync(MetaWriter.ModeSet, key, _transcoder.Serialize(value), expiration, cas, cancellationToken);
+        return StoreAsync(StoreMode.Set, key, _transcoder.Serialize(value), expiration, cas, cancellationToken);
     }
 
-    /// <summary>Deletes an item.</summary>
-    /// <param name="key">The key.</param>
-    /// <param name="cancellationToken">Cancels the wait; the connection stays in step (the delete may still happen).</param>
-    /// <returns>True when the item was deleted, false when it did not exist.</returns>
-    /// <exception cref="ArgumentNullException"><paramref name="key"/> is null.</exception>
-    /// <exception cref="MemcachedException">The server is down, timed out, or answered with an error.</exception>
+    /// <inheritdoc/>
     public Task<bool> DeleteAsync(string key, CancellationToken cancellationToken = default)
     {
         MemcachedKey encoded = MemcachedKey.Create(_settings.KeyPrefix, key);
-        return ExecuteAsync(Locate(encoded), KeyRequest.Delete(encoded), read: false, cancellationToken);
+        return ExecuteAsync(Locate(encoded), KeyRequest.Delete(encoded), cancellationToken);
     }
 
-    /// <summary>Sets an item's expiration without reading it.</summary>
-    /// <param name="key">The key.</param>
-    /// <param name="expiration">The new expiration from now; null or zero: never expires.</param>
-    /// <param name="cancellationToken">Cancels the wait; the connection stays in step.</param>
-    /// <returns>True when the item exists and was touched, false when it did not exist.</returns>
-    /// <exception cref="ArgumentNullException"><paramref name="key"/> is null.</exception>
-    /// <exception cref="ArgumentOutOfRangeException"><paramref name="expiration"/> is negative.</exception>
-    /// <exception cref="MemcachedException">The server is down, timed out, or answered with an error.</exception>
+    /// <inheritdoc/>
     public Task<bool> TouchAsync(string key, TimeSpan? expiration, CancellationToken cancellationToken = default)
     {
         long ttl = Expiration.ToTtl(expiration);
         MemcachedKey encoded = MemcachedKey.Create(_settings.KeyPrefix, key);
-        return ExecuteAsync(Locate(encoded), KeyRequest.Touch(encoded, ttl), read: false, cancellationToken);
+        return ExecuteAsync(Locate(encoded), KeyRequest.Touch(encoded, ttl), cancellationToken);
     }
 
-    /// <summary>Adds <paramref name="delta"/> to a counter (a decimal number stored as text), wrapping at 2^64.</summary>
-    /// <param name="key">The key.</param>
-    /// <param name="delta">The amount to add.</param>
-    /// <param name="initialValue">The value to create the counter with when it is missing; null to leave a missing counter missing.</param>
-    /// <param name="expiration">The expiration of a counter created on a miss; null or zero: never expires.</param>
-    /// <param name="cancellationToken">Cancels the wait; the connection stays in step.</param>
-    /// <returns>The new value, or null when the counter is missing and no initial value was given.</returns>
-    /// <exception cref="ArgumentNullException"><paramref name="key"/> is null.</exception>
-    /// <exception cref="ArgumentOutOfRangeException"><paramref name="expiration"/> is negative.</exception>
-    /// <exception cref="MemcachedException">The item is not a number (CLIENT_ERROR), or the server is down, timed out or answered with an error.</exception>
+    /// <inheritdoc/>
     public Task<ulong?> IncrementAsync(string key, ulong delta = 1, ulong? initialValue = null, TimeSpan? expiration = null, CancellationToken cancellationToken = default) =>
         ArithmeticAsync(key, decrement: false, delta, initialValue, expiration, cancellationToken);
 
-    /// <summary>Subtracts <paramref name="delta"/> from a counter, stopping at 0.</summary>
-    /// <param name="key">The key.</param>
-    /// <param name="delta">The amount to subtract.</param>
-    /// <param name="initialValue">The value to create the counter with when it is missing; null to leave a missing counter missing.</param>
-    /// <param name="expiration">The expiration of a counter created on a miss; null or zero: never expires.</param>
-    /// <param name="cancellationToken">Cancels the wait; the connection stays in step.</param>
-    /// <returns>The new value, or null when the counter is missing and no initial value was given.</returns>
-    /// <exception cref="ArgumentNullException"><paramref name="key"/> is null.</exception>
-    /// <exception cref="ArgumentOutOfRangeException"><paramref name="expiration"/> is negative.</exception>
-    /// <exception cref="MemcachedException">The item is not a number (CLIENT_ERROR), or the server is down, timed out or answered with an error.</exception>
+    /// <inheritdoc/>
     public Task<ulong?> DecrementAsync(string key, ulong delta = 1, ulong? initialValue = null, TimeSpan? expiration = null, CancellationToken cancellationToken = default) =>
         ArithmeticAsync(key, decrement: true, delta, initialValue, expiration, cancellationToken);
 
-    /// <summary>Closes every connection; calls in flight fail with <see cref="MemcachedException"/>.</summary>
+    /// <summary>Closes every connection; calls in flight fail with <see cref="MemcachedException"/> (<see cref="MemcachedErrorKind.ConnectionBroken"/>),
+    /// later calls with <see cref="ObjectDisposedException"/>.</summary>
     public void Dispose()
     {
         if (Interlocked.Exchange(ref _disposed, 1) != 0)
@@ -288,7 +193,7 @@ public sealed partial class MemcachedClient : IAsyncDisposable, IDisposable
             return;
         }
 
-        _heartbeat.Dispose();
+        _disposing.Set();
         foreach (MemcachedNode node in _nodes)
         {
             node.Dispose();
@@ -303,76 +208,101 @@ public sealed partial class MemcachedClient : IAsyncDisposable, IDisposable
         return ValueTask.CompletedTask;
     }
 
-    internal Task<GetReply> GetRawAsync(string key, bool cas, long touchTtl, CancellationToken cancellationToken, bool ttl = false)
+    /// <summary>Reads an item as it is stored. With <paramref name="pooled"/> its bytes may be rented: the caller must
+    /// call <see cref="GetReply.Release"/> once it has read them, and keep no reference to them.</summary>
+    internal Task<GetReply> GetRawAsync(string key, bool cas, long touchTtl, CancellationToken cancellationToken, bool ttl = false, bool pooled = false)
     {
         MemcachedKey encoded = MemcachedKey.Create(_settings.KeyPrefix, key);
-        return ExecuteAsync(Locate(encoded), new GetRequest(encoded, cas, touchTtl, ttl), read: true, cancellationToken);
+        return ExecuteAsync(Locate(encoded), new GetRequest(encoded, cas, touchTtl, ttl, pooled && _pooledReads), cancellationToken);
     }
 
-    internal Task<MemcachedStoreResult> StoreAsync(byte mode, string key, CacheItem item, TimeSpan? expiration, ulong cas, CancellationToken cancellationToken)
+    /// <summary>Deserializes a hit (then gives its rented bytes back), or returns a miss.</summary>
+    private MemcachedGetResult<T> Read<T>(in GetReply reply)
+    {
+        if (!reply.Hit)
+        {
+            return default;
+        }
+
+        try
+        {
+            return new MemcachedGetResult<T>(_transcoder.Deserialize<T>(reply.Item), reply.Cas);
+        }
+        finally
+        {
+            reply.Release();
+        }
+    }
+
+    internal Task<MemcachedStoreResult> StoreAsync(StoreMode mode, string key, CacheItem item, TimeSpan? expiration, ulong cas, CancellationToken cancellationToken)
     {
         long ttl = Expiration.ToTtl(expiration);
         MemcachedKey encoded = MemcachedKey.Create(_settings.KeyPrefix, key);
         MemcachedNode node = Locate(encoded);
+        var request = new StoreRequest(encoded, mode, item, ttl, cas);
         if (item.Data.Count > _settings.MaxValueSize)
         {
-            var request = new StoreRequest(encoded, mode, item, ttl, cas);
             ThrowHelper.ThrowValueTooLarge(node.Name, request.Operation, item.Data.Count, _settings.MaxValueSize);
         }
 
-        return ExecuteAsync(node, new StoreRequest(encoded, mode, item, ttl, cas), read: false, cancellationToken);
+        return ExecuteAsync(node, request, cancellationToken);
     }
 
     private Task<ulong?> ArithmeticAsync(string key, bool decrement, ulong delta, ulong? initialValue, TimeSpan? expiration, CancellationToken cancellationToken)
     {
         long ttl = Expiration.ToTtl(expiration);
         MemcachedKey encoded = MemcachedKey.Create(_settings.KeyPrefix, key);
-        return ExecuteAsync(Locate(encoded), new ArithmeticRequest(encoded, decrement, delta, initialValue, ttl), read: false, cancellationToken);
+        return ExecuteAsync(Locate(encoded), new ArithmeticRequest(encoded, decrement, delta, initialValue, ttl), cancellationToken);
     }
 
-    private MemcachedNode Locate(in MemcachedKey key) => _nodes.Length == 1 ? _nodes[0] : _nodes[_locator.Locate(key.Binary)];
+    /// <summary>The server a key lives on now: its ketama owner, or with auto-eject its owner among the servers that are up.</summary>
+    private MemcachedNode Locate(in MemcachedKey key) => Volatile.Read(ref _ring).Locate(key);
 
-    /// <summary>Routes a request to its server, waits for its reply, and records the outcome; <c>read</c> says whether a
-    /// server failure may count as a miss (<see cref="MemcachedClientOptions.MissOnServerFailure"/>).</summary>
-    private async Task<TResult> ExecuteAsync<TResult>(MemcachedNode node, MemcachedRequest<TResult> request, bool read, CancellationToken cancellationToken)
+    /// <summary>Sends a request to its server and records the outcome (span, duration); a server failure becomes the
+    /// request's failure result under <see cref="ServerFailurePolicy.Miss"/>, and is rethrown under <see cref="ServerFailurePolicy.Throw"/>.</summary>
+    private async Task<TResult> ExecuteAsync<TResult>(MemcachedNode node, MemcachedRequest<TResult> request, CancellationToken cancellationToken)
     {
         long start = Stopwatch.GetTimestamp();
-        request.Server = node.Name;
+        Activity? activity = MemcachedTelemetry.StartActivity(request.Operation, node.Endpoint);
         string outcome = "error";
+        string? errorType = null;
         try
         {
-            cancellationToken.ThrowIfCancellationRequested();
-            MemcachedConnection connection = await node.AcquireAsync(request.Operation, cancellationToken).ConfigureAwait(false);
-            connection.Send(request);
-            TResult result;
-            if (!cancellationToken.CanBeCanceled)
-            {
-                result = await request.Task.ConfigureAwait(false);
-            }
-            else
-            {
-                using (cancellationToken.UnsafeRegister(static (state, token) => ((MemcachedRequest<TResult>)state!).Cancel(token), request))
-                {
-                    result = await request.Task.ConfigureAwait(false);
-                }
-            }
-
+            TResult result = await node.ExecuteAsync(request, cancellationToken).ConfigureAwait(false);
             outcome = request.Outcome;
             return result;
         }
         catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
         {
             outcome = "cancelled";
+            errorType = "cancelled";
             throw;
         }
-        catch (MemcachedException ex) when (read && _settings.MissOnServerFailure && IsServerFailure(ex.Kind))
+        catch (MemcachedException ex)
         {
-            outcome = "miss";
-            return default!;
+            errorType = ErrorType(ex.Kind);
+            if (!IsServerFailure(ex.Kind))
+            {
+                throw;
+            }
+
+            node.CountFailedCall();
+            if (_settings.OnServerFailure == ServerFailurePolicy.Throw || !request.FollowsFailurePolicy)
+            {
+                throw;
+            }
+
+            outcome = "server_failure";
+            return request.FailureResult;
+        }
+        catch (ObjectDisposedException)
+        {
+            errorType = "disposed";
+            throw;
         }
         finally
         {
-            MemcachedMetrics.RecordOperation(node.Name, request.Operation, outcome, start);
+            MemcachedTelemetry.RecordOperation(activity, node.Endpoint, request.Operation, outcome, errorType, start, request.BatchSize);
         }
     }
 
@@ -380,12 +310,58 @@ public sealed partial class MemcachedClient : IAsyncDisposable, IDisposable
         kind is MemcachedErrorKind.ServerDown or MemcachedErrorKind.ConnectFailed or MemcachedErrorKind.ConnectionBroken
             or MemcachedErrorKind.Timeout or MemcachedErrorKind.QueueFull;
 
-    private void CheckTimeouts()
+    /// <summary>The <c>error.type</c> of a failure: the kind's name in snake case (server_down, connection_broken, ...).</summary>
+    private static string ErrorType(MemcachedErrorKind kind) => kind switch
     {
-        long now = Stopwatch.GetTimestamp();
-        foreach (MemcachedNode node in _nodes)
+        MemcachedErrorKind.ServerDown => "server_down",
+        MemcachedErrorKind.ConnectFailed => "connect_failed",
+        MemcachedErrorKind.ConnectionBroken => "connection_broken",
+        MemcachedErrorKind.Timeout => "timeout",
+        MemcachedErrorKind.QueueFull => "queue_full",
+        MemcachedErrorKind.ServerError => "server_error",
+        MemcachedErrorKind.ClientError => "client_error",
+        MemcachedErrorKind.ValueTooLarge => "value_too_large",
+        MemcachedErrorKind.ProtocolError => "protocol_error",
+        _ => "_OTHER",
+    };
+
+    /// <summary>A node went down or came back: with auto-eject, the ring is rebuilt over the nodes that are up (all of
+    /// them when none is, so calls fail fast rather than pile onto nothing).</summary>
+    private void OnNodeStateChanged(MemcachedNode node)
+    {
+        if (!_settings.AutoEject)
         {
-            node.CheckTimeouts(now);
+            return;
+        }
+
+        lock (_ringGate)
+        {
+            MemcachedNode[] up = Array.FindAll(_nodes, static n => !n.IsDown);
+            ServerRing ring = up.Length == _nodes.Length || up.Length == 0 ? _fullRing : new ServerRing(up);
+            Volatile.Write(ref _ring, ring);
+            LogRing(_logger, node.Name, node.IsDown ? "ejected" : "returned", ring.Count, _nodes.Length);
         }
     }
+
+    private void Heartbeat()
+    {
+        TimeSpan period = TimeSpan.FromMilliseconds(Math.Clamp(_settings.OperationTimeout.TotalMilliseconds / 4, 10, 250));
+        while (!_disposing.Wait(period))
+        {
+            long now = Stopwatch.GetTimestamp();
+            foreach (MemcachedNode node in _nodes)
+            {
+                node.CheckTimeouts(now);
+            }
+        }
+
+        _disposing.Dispose();
+    }
+
+    [LoggerMessage(EventId = 10, Level = LogLevel.Information, Message = "memcached client: {ServerCount} servers ({Servers}), {ConnectionsPerServer} connections per server, operation timeout {OperationTimeoutMs} ms, connect timeout {ConnectTimeoutMs} ms, down servers retried every {DownIntervalMs} ms, on server failure {OnServerFailure}, auto-eject {AutoEject}, key prefix '{KeyPrefix}', values up to {MaxValueSize} bytes; transcoder {Transcoder}")]
+    private static partial void LogStarted(ILogger logger, int serverCount, string servers, int connectionsPerServer, double operationTimeoutMs, double connectTimeoutMs,
+        double downIntervalMs, ServerFailurePolicy onServerFailure, string autoEject, string keyPrefix, int maxValueSize, string transcoder);
+
+    [LoggerMessage(EventId = 11, Level = LogLevel.Information, Message = "memcached server {Server} {Change}: keys are placed on {UpCount} of {ServerCount} servers (auto-eject)")]
+    private static partial void LogRing(ILogger logger, string server, string change, int upCount, int serverCount);
 }

@@ -1,28 +1,34 @@
+using System.Globalization;
 using CacheSerializer;
 using CacheSerializer.Memcached;
 using CacheSerializer.Memcached.Internal;
 using Microsoft.Extensions.Caching.Distributed;
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection.Extensions;
+using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
 
 namespace Microsoft.Extensions.DependencyInjection;
 
-/// <summary>Registers the memcached client and its <see cref="IDistributedCache"/> in a service collection.</summary>
+/// <summary>Registers the memcached client, <see cref="IMemcachedClient"/> and its <see cref="IDistributedCache"/> in a service collection.</summary>
 public static class MemcachedServiceCollectionExtensions
 {
     /// <summary>The subsection of the client's section whose values bind to <see cref="ProtobufTranscoderOptions"/>.</summary>
     public const string TranscoderSectionName = "ProtobufTranscoder";
 
     /// <summary>
-    /// Registers a singleton <see cref="MemcachedClient"/> configured in code, and makes it the <see cref="IDistributedCache"/>.
+    /// Registers a singleton <see cref="MemcachedClient"/> configured in code, also as <see cref="IMemcachedClient"/>, and
+    /// makes it the <see cref="IDistributedCache"/>.
     /// </summary>
     /// <param name="services">The service collection.</param>
     /// <param name="configure">Sets the options (at least one server).</param>
     /// <returns>The service collection.</returns>
     /// <exception cref="ArgumentNullException"><paramref name="services"/> or <paramref name="configure"/> is null.</exception>
-    /// <remarks>The options are validated when the client is first resolved; an invalid one throws <see cref="MemcachedConfigurationException"/> naming it.</remarks>
+    /// <remarks>The options are validated when the host starts (<c>ValidateOnStart</c>): an invalid one stops it with an
+    /// <see cref="OptionsValidationException"/> listing every problem, each naming the setting and the fix. Without a
+    /// host, the client is validated when first resolved (<see cref="MemcachedConfigurationException"/>). With a host,
+    /// the client is built at start-up and logs its servers and settings once.</remarks>
     public static IServiceCollection AddMemcached(this IServiceCollection services, Action<MemcachedClientOptions> configure)
     {
         ArgumentNullException.ThrowIfNull(services);
@@ -33,8 +39,8 @@ public static class MemcachedServiceCollectionExtensions
 
     /// <summary>
     /// Registers a singleton <see cref="MemcachedClient"/> bound to a configuration section (for example
-    /// <c>"Memcached": { "Servers": ["127.0.0.1:11211"], "ProtobufTranscoder": { "Compression": "Brotli" } }</c>), and
-    /// makes it the <see cref="IDistributedCache"/>.
+    /// <c>"Memcached": { "Servers": ["127.0.0.1:11211"], "ProtobufTranscoder": { "Compression": "Brotli" } }</c>), also as
+    /// <see cref="IMemcachedClient"/>, and makes it the <see cref="IDistributedCache"/>.
     /// </summary>
     /// <param name="services">The service collection.</param>
     /// <param name="configuration">The section holding the <see cref="MemcachedClientOptions"/> properties, and optionally a
@@ -42,8 +48,10 @@ public static class MemcachedServiceCollectionExtensions
     /// <returns>The service collection.</returns>
     /// <exception cref="ArgumentNullException"><paramref name="services"/> or <paramref name="configuration"/> is null.</exception>
     /// <remarks>
-    /// The options are validated when the client is first resolved; an invalid one throws <see cref="MemcachedConfigurationException"/>
-    /// (or, for a transcoder option, <see cref="ArgumentException"/>) naming it. The transcoder's limit is the client's
+    /// The options are validated when the host starts (<c>ValidateOnStart</c>): an invalid one stops it with an
+    /// <see cref="OptionsValidationException"/> listing every problem, each naming the setting and the fix (a transcoder
+    /// option throws <see cref="ArgumentException"/> naming it). Without a host, the client is validated when first
+    /// resolved. The transcoder's limit is the client's
     /// <see cref="MemcachedClientOptions.MaxValueSize"/>.
     /// </remarks>
     public static IServiceCollection AddMemcached(this IServiceCollection services, IConfiguration configuration)
@@ -57,7 +65,11 @@ public static class MemcachedServiceCollectionExtensions
             {
                 if (options.Transcoder is null && transcoderSection.Exists())
                 {
-                    options.Transcoder = PackageDefaults.CreateTranscoder(options.MaxValueSize, transcoderSection.Bind);
+                    options.Transcoder = PackageDefaults.CreateTranscoder(options.MaxValueSize, transcoderOptions =>
+                    {
+                        transcoderSection.Bind(transcoderOptions);
+                        options.TranscoderDescription = DescribeTranscoder(transcoderOptions);
+                    });
                 }
             });
         return AddCore(services);
@@ -65,11 +77,21 @@ public static class MemcachedServiceCollectionExtensions
 
     private static IServiceCollection AddCore(IServiceCollection services)
     {
+        services.AddOptions<MemcachedClientOptions>().ValidateOnStart();
+        services.TryAddEnumerable(ServiceDescriptor.Singleton<IValidateOptions<MemcachedClientOptions>, MemcachedOptionsValidator>());
         services.TryAddSingleton(static provider => new MemcachedClient(
             provider.GetRequiredService<IOptions<MemcachedClientOptions>>().Value,
             provider.GetService<ILoggerFactory>()));
+        services.TryAddSingleton<IMemcachedClient>(static provider => provider.GetRequiredService<MemcachedClient>());
         services.Replace(ServiceDescriptor.Singleton<IDistributedCache>(static provider =>
             new MemcachedDistributedCache(provider.GetRequiredService<MemcachedClient>())));
+        services.TryAddEnumerable(ServiceDescriptor.Singleton<IHostedService, MemcachedStartup>());
         return services;
     }
+
+    /// <summary>The transcoder's settings in words, for the client's start-up log.</summary>
+    private static string DescribeTranscoder(ProtobufTranscoderOptions options) =>
+        string.Create(CultureInfo.InvariantCulture, $"ProtobufTranscoder (compression {options.Compression}") +
+        (options.Compression == TranscoderCompression.None ? string.Empty : string.Create(CultureInfo.InvariantCulture, $" from {options.CompressionThreshold} bytes at level {options.CompressionLevel}")) +
+        string.Create(CultureInfo.InvariantCulture, $", MaxValueSize {options.MaxValueSize} bytes, {options.TypeAliases.Count} type aliases, {options.KnownTypes.Count} known types, {options.Codecs.Count} codecs, BinaryFormatter fallback for {options.BinaryFormatterFallbackTypes.Count} types)");
 }

@@ -14,4 +14,9 @@ public enum MemcachedStoreResult
 
     /// <summary>Compare-and-swap: the item no longer exists (<c>NF</c>).</summary>
     NotFound,
+
+    /// <summary>The server failed (down, timed out, connection broken or refused) and <see cref="ServerFailurePolicy.Miss"/>
+    /// returned this instead of throwing: treat the value as not stored. When the connection broke after the request was
+    /// written, the server may still have applied it.</summary>
+    ServerFailure,
 }

@@ -57,6 +57,18 @@ internal sealed record LoadTestSettings
     /// <value>./loadtest-results.</value>
     public string OutputDirectory { get; init; } = "loadtest-results";
 
+    /// <summary>Gets when, into each pass, the fault mode kills (SIGKILL) the last of the servers the run started.</summary>
+    /// <value>Null: no fault. The server is restarted <see cref="RestartNodeAfter"/> later (or before the next pass).</value>
+    public TimeSpan? KillNodeAt { get; init; }
+
+    /// <summary>Gets how long the killed server stays down before the fault mode restarts it (empty, as after a crash).</summary>
+    /// <value>10 seconds.</value>
+    public TimeSpan RestartNodeAfter { get; init; } = TimeSpan.FromSeconds(10);
+
+    /// <summary>Gets a value indicating whether the client ejects a down server (<c>MemcachedClientOptions.AutoEject</c>):
+    /// its keys then go to the live servers instead of missing.</summary>
+    public bool AutoEject { get; init; }
+
     /// <summary>Gets a value indicating whether this is the short mode (a few seconds per contender).</summary>
     public bool Short { get; init; }
 
@@ -95,6 +107,10 @@ internal sealed record LoadTestSettings
         Require(MemoryMegabytes is >= 64 and <= 65536, "--memory", $"is {MemoryMegabytes}; it must be between 64 and 65,536 (MB)");
         Require(OutputDirectory.Length > 0, "--output", "is empty");
         Require(Enum.IsDefined(Profile), "--profile", $"is {(int)Profile}; it must be default or seed");
+        Require(KillNodeAt is null || (KillNodeAt > TimeSpan.Zero && (Operations is not null || KillNodeAt < Duration)), "--kill-node-at",
+            $"is {KillNodeAt}; it must be above 0 and within the pass ({Duration})");
+        Require(KillNodeAt is null || Servers.Count == 0, "--kill-node-at", "needs servers the run starts itself (--nodes); it never kills servers given with --servers");
+        Require(RestartNodeAfter > TimeSpan.Zero && RestartNodeAfter <= TimeSpan.FromHours(1), "--restart-node-after", $"is {RestartNodeAfter}; it must be above 0 and at most 1 hour");
     }
 
     private static void Require(bool condition, string option, string problem)

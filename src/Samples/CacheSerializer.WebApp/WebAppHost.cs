@@ -1,5 +1,6 @@
 using CacheSerializer.Memcached;
 using Microsoft.Extensions.Caching.Distributed;
+using Microsoft.Extensions.Caching.Hybrid;
 
 namespace CacheSerializer.WebApp;
 
@@ -10,14 +11,24 @@ public static class WebAppHost
     {
         var builder = WebApplication.CreateBuilder(args);
 
-        // One line: the memcached client, IDistributedCache, and the protobuf transcoder, all from "Memcached" in appsettings.
+        // One line: the memcached client (IMemcachedClient), IDistributedCache, and the protobuf transcoder, all from
+        // "Memcached" in appsettings; the options are checked when the app starts. A memcached outage never fails a
+        // request: reads miss and writes report ServerFailure, so the app serves from its database meanwhile.
         builder.Services.AddMemcached(builder.Configuration.GetSection("Memcached"));
+
+        // HybridCache: memory (L1) in front of memcached (L2, through IDistributedCache), storing objects with the
+        // transcoder so a Book comes back a Book from L2.
+        builder.Services.AddHybridCache();
+        builder.Services.AddHybridCacheTranscoder();
+
+        // /health: Healthy, Degraded (some servers down) or Unhealthy (all down), with each server's state.
+        builder.Services.AddHealthChecks().AddMemcached();
         builder.Services.AddSingleton<ProductRepository>();
 
         var app = builder.Build();
 
         // Cache-aside with typed objects: a hit returns the stored subtype (Book, Course) without touching the repository.
-        app.MapGet("/products/{id:int}", async (int id, MemcachedClient cache, ProductRepository repository, HttpContext http, CancellationToken ct) =>
+        app.MapGet("/products/{id:int}", async (int id, IMemcachedClient cache, ProductRepository repository, HttpContext http, CancellationToken ct) =>
         {
             var key = $"product:{id}";
             var cached = await cache.GetAsync<Product>(key, ct);
@@ -38,8 +49,20 @@ public static class WebAppHost
             return Results.Ok((object)product);
         });
 
-        app.MapDelete("/products/{id:int}", async (int id, MemcachedClient cache, CancellationToken ct) =>
+        app.MapDelete("/products/{id:int}", async (int id, IMemcachedClient cache, CancellationToken ct) =>
             await cache.DeleteAsync($"product:{id}", ct) ? Results.NoContent() : Results.NotFound());
+
+        // The same catalogue through HybridCache: one factory call per key however many requests miss at once, and the
+        // stored subtype back from memcached after a restart of the app.
+        app.MapGet("/catalog/{id:int}", async (int id, HybridCache cache, ProductRepository repository, CancellationToken ct) =>
+        {
+            var product = await cache.GetOrCreateAsync<Product?>(
+                $"catalog:{id}",
+                async token => await repository.LoadAsync(id, token),
+                new HybridCacheEntryOptions { Expiration = TimeSpan.FromMinutes(5), LocalCacheExpiration = TimeSpan.FromSeconds(30) },
+                cancellationToken: ct);
+            return product is null ? Results.NotFound() : Results.Ok((object)product);
+        });
 
         // The IDistributedCache that ASP.NET features use (session, output caching libraries), with sliding expiration.
         app.MapPut("/notes/{name}", async (string name, HttpRequest request, IDistributedCache cache, CancellationToken ct) =>
@@ -52,6 +75,8 @@ public static class WebAppHost
 
         app.MapGet("/notes/{name}", async (string name, IDistributedCache cache, CancellationToken ct) =>
             await cache.GetStringAsync($"note:{name}", ct) is { } text ? Results.Text(text) : Results.NotFound());
+
+        app.MapHealthChecks("/health");
 
         return app;
     }

@@ -4,6 +4,7 @@ using CacheSerializer.Tests.Memcached.Fixtures;
 using Microsoft.Extensions.Caching.Distributed;
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Options;
 
 namespace CacheSerializer.Tests.Memcached;
 
@@ -34,6 +35,7 @@ public sealed class MemcachedServiceCollectionExtensionsTests(MemcachedServerFix
 
         Assert.Equal([fixture.Primary.Endpoint], client.Servers);
         Assert.Same(client, provider.GetRequiredService<MemcachedClient>());
+        Assert.Same(client, provider.GetRequiredService<IMemcachedClient>());
         Assert.Equal([7], await cache.GetAsync("from-config"));
         await using var plain = new MemcachedClient(fixture.Options());
         Assert.True(await plain.TouchAsync("di:from-config", TimeSpan.FromMinutes(1))); // stored under the bound prefix
@@ -87,14 +89,14 @@ public sealed class MemcachedServiceCollectionExtensionsTests(MemcachedServerFix
     }
 
     [Fact]
-    public void AddMemcached_SectionWithoutServers_ResolvingNamesTheProperty()
+    public void AddMemcached_SectionWithoutServers_ResolvingNamesTheSettingAndTheFix()
     {
         IConfiguration configuration = Json("""{ "Memcached": { "KeyPrefix": "x" } }""");
         using ServiceProvider provider = new ServiceCollection().AddMemcached(configuration.GetSection("Memcached")).BuildServiceProvider();
 
-        var ex = Assert.Throws<MemcachedConfigurationException>(() => provider.GetRequiredService<IDistributedCache>());
+        var ex = Assert.Throws<OptionsValidationException>(() => provider.GetRequiredService<IDistributedCache>());
 
-        Assert.Equal("Servers", ex.PropertyName);
+        Assert.Equal(["MemcachedClientOptions.Servers is empty; add at least one server as host:port (for example 127.0.0.1:11211)."], ex.Failures);
     }
 
     [Fact]

@@ -13,8 +13,12 @@ internal sealed class ClientSettings
         ServerDownInterval = options.ServerDownInterval;
         KeyPrefix = options.KeyPrefix;
         MaxValueSize = options.MaxValueSize;
-        MissOnServerFailure = options.MissOnServerFailure;
+        OnServerFailure = options.OnServerFailure;
+        AutoEject = options.AutoEject;
+        FlushOnReturn = options.FlushOnReturn;
         Transcoder = transcoder;
+        TranscoderDescription = options.TranscoderDescription
+            ?? (options.Transcoder is null ? $"ProtobufTranscoder (defaults, MaxValueSize {options.MaxValueSize} bytes)" : transcoder.GetType().FullName!);
         HostResolver = options.HostResolver ?? System.Net.Dns.GetHostAddressesAsync;
     }
 
@@ -34,71 +38,105 @@ internal sealed class ClientSettings
 
     internal int MaxValueSize { get; }
 
-    internal bool MissOnServerFailure { get; }
+    internal ServerFailurePolicy OnServerFailure { get; }
+
+    internal bool AutoEject { get; }
+
+    internal bool FlushOnReturn { get; }
 
     internal ITranscoder Transcoder { get; }
+
+    /// <summary>Gets the transcoder and its settings in words, for the start-up log.</summary>
+    internal string TranscoderDescription { get; }
 
     /// <summary>Gets the resolver called on every connect (the system's DNS unless a test wraps it).</summary>
     internal Func<string, CancellationToken, Task<System.Net.IPAddress[]>> HostResolver { get; }
 
-    /// <summary>Checks every option at once and returns the snapshot; the exception names the offending property.</summary>
+    /// <summary>Checks every option and returns the snapshot.</summary>
+    /// <exception cref="MemcachedConfigurationException">An option is invalid: the first problem <see cref="Validate"/>
+    /// finds, naming the property and the fix.</exception>
     internal static ClientSettings Create(MemcachedClientOptions options)
     {
         ArgumentNullException.ThrowIfNull(options);
-        if (options.Servers is null || options.Servers.Count == 0)
+        List<MemcachedConfigurationException> problems = Validate(options, out List<ServerEndpoint> servers);
+        if (problems.Count > 0)
         {
-            ThrowHelper.ThrowInvalidOption(nameof(MemcachedClientOptions.Servers), "at least one server (\"host:port\") is required");
-        }
-
-        var servers = new List<ServerEndpoint>(options.Servers.Count);
-        var seen = new HashSet<string>(StringComparer.OrdinalIgnoreCase);
-        foreach (string? text in options.Servers)
-        {
-            if (string.IsNullOrWhiteSpace(text))
-            {
-                ThrowHelper.ThrowInvalidOption(nameof(MemcachedClientOptions.Servers), "an entry is empty");
-            }
-
-            if (!ServerEndpoint.TryParse(text, out ServerEndpoint? endpoint, out string error))
-            {
-                ThrowHelper.ThrowInvalidOption(nameof(MemcachedClientOptions.Servers), error);
-            }
-
-            if (!seen.Add(endpoint!.Name))
-            {
-                ThrowHelper.ThrowInvalidOption(nameof(MemcachedClientOptions.Servers), $"'{endpoint.Name}' is listed twice");
-            }
-
-            servers.Add(endpoint);
-        }
-
-        CheckRange(nameof(MemcachedClientOptions.ConnectionsPerServer), options.ConnectionsPerServer, 1, 64);
-        CheckRange(nameof(MemcachedClientOptions.MaxInFlightPerConnection), options.MaxInFlightPerConnection, 1, 1 << 20);
-        CheckPositive(nameof(MemcachedClientOptions.ConnectTimeout), options.ConnectTimeout);
-        CheckPositive(nameof(MemcachedClientOptions.OperationTimeout), options.OperationTimeout);
-        CheckPositive(nameof(MemcachedClientOptions.ServerDownInterval), options.ServerDownInterval);
-        CheckRange(nameof(MemcachedClientOptions.MaxValueSize), options.MaxValueSize, 1, 1024 * 1024 * 1024);
-        if (options.KeyPrefix is null)
-        {
-            ThrowHelper.ThrowInvalidOption(nameof(MemcachedClientOptions.KeyPrefix), "must not be null (use an empty string for no prefix)");
+            throw problems[0];
         }
 
         return new ClientSettings(options, servers, PackageDefaults.Transcoder(options.Transcoder, options.MaxValueSize));
     }
 
-    private static void CheckRange(string name, int value, int min, int max)
+    /// <summary>Checks every option at once (for <c>ValidateOnStart</c>, which reports them all); each problem names the
+    /// property, the offending value and what to write instead.</summary>
+    internal static List<MemcachedConfigurationException> Validate(MemcachedClientOptions options, out List<ServerEndpoint> servers)
+    {
+        var problems = new List<MemcachedConfigurationException>();
+        servers = [];
+        void Problem(string property, string text) => problems.Add(ThrowHelper.ClientOptionProblem(property, text));
+
+        if (options.Servers is null || options.Servers.Count == 0)
+        {
+            Problem(nameof(MemcachedClientOptions.Servers), "is empty; add at least one server as host:port (for example 127.0.0.1:11211)");
+        }
+        else
+        {
+            var seen = new Dictionary<string, int>(StringComparer.OrdinalIgnoreCase);
+            for (int i = 0; i < options.Servers.Count; i++)
+            {
+                string? text = options.Servers[i];
+                if (string.IsNullOrWhiteSpace(text))
+                {
+                    Problem(nameof(MemcachedClientOptions.Servers), $"[{i}] is empty; remove the entry or write host:port (for example 127.0.0.1:11211)");
+                }
+                else if (!ServerEndpoint.TryParse(text, out ServerEndpoint? endpoint, out string error))
+                {
+                    Problem(nameof(MemcachedClientOptions.Servers), $"[{i}] {error}");
+                }
+                else if (seen.TryGetValue(endpoint!.Name, out int first))
+                {
+                    Problem(nameof(MemcachedClientOptions.Servers), $"[{i}] '{text}' is the same server as Servers[{first}] ('{options.Servers[first]}'); remove one of them");
+                }
+                else
+                {
+                    seen.Add(endpoint.Name, i);
+                    servers.Add(endpoint);
+                }
+            }
+        }
+
+        CheckRange(Problem, nameof(MemcachedClientOptions.ConnectionsPerServer), options.ConnectionsPerServer, 1, 64);
+        CheckRange(Problem, nameof(MemcachedClientOptions.MaxInFlightPerConnection), options.MaxInFlightPerConnection, 1, 1 << 20);
+        CheckPositive(Problem, nameof(MemcachedClientOptions.ConnectTimeout), options.ConnectTimeout);
+        CheckPositive(Problem, nameof(MemcachedClientOptions.OperationTimeout), options.OperationTimeout);
+        CheckPositive(Problem, nameof(MemcachedClientOptions.ServerDownInterval), options.ServerDownInterval);
+        CheckRange(Problem, nameof(MemcachedClientOptions.MaxValueSize), options.MaxValueSize, 1, 1024 * 1024 * 1024);
+        if (options.KeyPrefix is null)
+        {
+            Problem(nameof(MemcachedClientOptions.KeyPrefix), "is null; use an empty string for no prefix");
+        }
+
+        if (!Enum.IsDefined(options.OnServerFailure))
+        {
+            Problem(nameof(MemcachedClientOptions.OnServerFailure), $"is {(int)options.OnServerFailure}; use Miss or Throw");
+        }
+
+        return problems;
+    }
+
+    private static void CheckRange(Action<string, string> problem, string name, int value, int min, int max)
     {
         if (value < min || value > max)
         {
-            ThrowHelper.ThrowInvalidOption(name, $"is {value}; it must be between {min} and {max}");
+            problem(name, $"is {value}; it must be between {min} and {max}");
         }
     }
 
-    private static void CheckPositive(string name, TimeSpan value)
+    private static void CheckPositive(Action<string, string> problem, string name, TimeSpan value)
     {
         if (value <= TimeSpan.Zero || value > TimeSpan.FromDays(1))
         {
-            ThrowHelper.ThrowInvalidOption(name, $"is {value}; it must be more than zero and at most one day");
+            problem(name, $"is {value}; it must be more than zero and at most one day (write it as hh:mm:ss in configuration, for example 00:00:02)");
         }
     }
 }

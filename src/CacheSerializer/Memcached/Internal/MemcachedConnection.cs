@@ -1,63 +1,102 @@
 using System.Buffers;
+using System.Collections.Concurrent;
 using System.Diagnostics;
 using System.Net;
 using System.Net.Sockets;
-using System.Threading.Channels;
 using CacheSerializer.Memcached.Internal.Protocol;
 using CacheSerializer.Memcached.Internal.Requests;
 
 namespace CacheSerializer.Memcached.Internal;
 
-/// <summary>One pipelined TCP connection: a write loop that batches queued requests into sends, and a read loop that
-/// completes the head of the FIFO of requests awaiting a reply.</summary>
+/// <summary>One pipelined TCP connection: requests are written in batches by whoever owns the write side (a caller, or
+/// the connection's write thread when the socket is full), and a read thread completes the head of the FIFO of requests
+/// awaiting a reply.</summary>
 /// <remarks>
-/// A connection is used until it breaks, and a broken connection is never used again (<see cref="Break"/> is safe to
-/// call twice): every request queued or awaiting a reply on it fails, the socket is closed, and the node opens a new one.
-/// The read loop always has a receive pending, so a server that closes or resets the connection while it is idle
-/// (restart, idle timeout) is noticed at once, not by the next store.
+/// <para>Nothing here waits for the thread pool (StackExchange.Redis runs its socket loops on its own threads for the
+/// same reason): the read loop and the write thread are threads of their own, and a caller sends on its own thread,
+/// without blocking, only when the write side is free. A pool starved by blocking callers or a burst of work therefore
+/// never stops replies from being read or requests from being written, and never turns into timeouts. Completions are
+/// handed to the pool (<see cref="MemcachedRequest{TResult}"/> completes its task asynchronously), so no caller's code
+/// ever runs on these threads.</para>
+/// <para>A connection is used until it breaks, and a broken connection is never used again (<see cref="Break"/> is safe
+/// to call twice): every request queued or awaiting a reply on it fails, the socket is closed, and its owner hears of it
+/// through the callback given at open (it drops the connection and opens a new one on demand). The read thread always
+/// has a receive pending, so a server that closes or resets the connection while it is idle is noticed at once.</para>
+/// <para>The socket is read and written in two places only (<see cref="SendPending"/>, <see cref="ReceiveSome"/>), and a
+/// connection becomes usable only when <see cref="OpenAsync"/> returns: a TLS stream and an authentication exchange
+/// (issue 20) slot in there, before the loops start.</para>
 /// </remarks>
 [System.Diagnostics.CodeAnalysis.SuppressMessage("Design", "CA1001:Types that own disposable fields should be disposable",
-    Justification = "The semaphore's wait handle is never created (AvailableWaitHandle is not used), so it holds nothing to dispose; Break closes the socket.")]
+    Justification = "The semaphore's and the event's wait handles are never created (AvailableWaitHandle and WaitHandle are not used), so they hold nothing to dispose; Break closes the socket.")]
 internal sealed class MemcachedConnection
 {
     /// <summary>Sends are batched up to this many bytes; a request larger than it goes alone.</summary>
     private const int SendBatchBytes = 64 * 1024;
     private const int ReadBufferBytes = 64 * 1024;
 
+    /// <summary>Above this many requests in flight on the connection, a caller hands its request to the write thread
+    /// instead of sending it itself: with few in flight there is nothing to batch and waking a thread costs more than the
+    /// send; with many, the write thread gathers them into fewer, larger sends. Chosen by A/B runs of client-vs-memcaslap
+    /// (0, 16, unbounded: 16 was best or equal at both 16 and 128 callers; docs/benchmarks.md).</summary>
+    private const int InlineMaxInFlight = 16;
+
+    /// <summary>How much a caller sends on its own thread before it hands the rest of the queue to the write thread.</summary>
+    private const int InlineSendBytes = 4 * SendBatchBytes;
+
+    /// <summary>The loops use little stack: a small one keeps two threads per connection cheap.</summary>
+    private const int LoopStackBytes = 256 * 1024;
+
+    /// <summary>The longest a read thread waits in <c>poll</c> before it checks whether the connection broke.</summary>
+    private const int PollMicroseconds = 500_000;
+
     private readonly Socket _socket;
-    private readonly MemcachedNode _node;
+    private readonly ServerEndpoint _endpoint;
     private readonly string _server;
     private readonly int _maxInFlight;
+    private readonly int _maxReplyData;
+    private readonly Action<MemcachedConnection, MemcachedErrorKind, Exception> _onBroken;
     private readonly SemaphoreSlim _slots;
-    // Callers never run the write loop inline: measured against memcaslap (docs/benchmarks.md), letting the write loop
-    // wake on its own thread batches more requests per send and was 1.3-2.5x faster at 16 concurrent callers.
-    private readonly Channel<MemcachedRequest> _queue = Channel.CreateUnbounded<MemcachedRequest>(
-        new UnboundedChannelOptions { SingleReader = false, AllowSynchronousContinuations = false }); // Break drains it too
 
+    // The write side (see Send): requests whose slot was taken wait here; whoever owns the write side (_writeOwner = 1),
+    // a caller or the write thread, writes them into _sendBuffer and sends it.
+    private readonly ConcurrentQueue<MemcachedRequest> _queue = new();
+    private ArrayBufferWriter<byte> _sendBuffer = new(SendBatchBytes);
+    private int _sendOffset;
+    private int _writeOwner;
+
+    // Wakes the write thread when a caller hands it the write side. No spinning before it sleeps: a spin is sched_yield
+    // system calls, which on these 2-core VMs cost more than they save (strace, docs/benchmarks.md).
+    private readonly ManualResetEventSlim _handoff = new(false, spinCount: 0);
     private readonly Queue<MemcachedRequest> _awaitingReply = new();
-    private int _broken;
+    private Exception? _breakCause;
     private uint _nextOpaque;
     private long _bytesSent;
     private long _bytesReceived;
 
-    private MemcachedConnection(Socket socket, MemcachedNode node, int maxInFlight)
+    private MemcachedConnection(Socket socket, ServerEndpoint endpoint, ClientSettings settings, Action<MemcachedConnection, MemcachedErrorKind, Exception> onBroken)
     {
         _socket = socket;
-        _node = node;
-        _server = node.Name;
-        _maxInFlight = maxInFlight;
-        _slots = new SemaphoreSlim(maxInFlight, maxInFlight);
-        MemcachedMetrics.ConnectionOpened(_server);
-        _ = Task.Run(WriteLoopAsync);
-        _ = Task.Run(ReadLoopAsync);
+        _endpoint = endpoint;
+        _server = endpoint.Name;
+        _maxInFlight = settings.MaxInFlightPerConnection;
+        _maxReplyData = settings.MaxValueSize + MetaReplyParser.ReplyMargin;
+        _onBroken = onBroken;
+        _slots = new SemaphoreSlim(_maxInFlight, _maxInFlight);
+        MemcachedTelemetry.ConnectionOpened(endpoint);
+        StartLoop(WriteLoop, "write");
+        StartLoop(ReadLoop, "read");
     }
 
-    internal bool IsBroken => Volatile.Read(ref _broken) != 0;
+    internal bool IsBroken => Volatile.Read(ref _breakCause) is not null;
 
     internal int InFlight => _maxInFlight - _slots.CurrentCount;
 
     /// <summary>Resolves the host (every time: servers in containers change address) and connects, within the connect timeout.</summary>
-    internal static async Task<MemcachedConnection> OpenAsync(MemcachedNode node, ServerEndpoint endpoint, ClientSettings settings, CancellationToken cancellationToken)
+    /// <param name="endpoint">The server.</param>
+    /// <param name="settings">The client's settings (timeouts, limits, resolver).</param>
+    /// <param name="onBroken">Called once, from whichever thread found the break, when the connection breaks.</param>
+    /// <param name="cancellationToken">Cancels the connect (the client is being disposed).</param>
+    internal static async Task<MemcachedConnection> OpenAsync(ServerEndpoint endpoint, ClientSettings settings, Action<MemcachedConnection, MemcachedErrorKind, Exception> onBroken, CancellationToken cancellationToken)
     {
         TimeSpan timeout = settings.ConnectTimeout;
         using var timeoutSource = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
@@ -76,11 +115,11 @@ internal sealed class MemcachedConnection
             Exception? last = null;
             foreach (IPAddress address in addresses)
             {
-                socket = new Socket(address.AddressFamily, SocketType.Stream, ProtocolType.Tcp) { NoDelay = true };
+                socket = new Socket(address.AddressFamily, SocketType.Stream, ProtocolType.Tcp) { NoDelay = true, Blocking = false };
                 try
                 {
-                    await socket.ConnectAsync(new IPEndPoint(address, endpoint.Port), timeoutSource.Token).ConfigureAwait(false);
-                    return new MemcachedConnection(socket, node, settings.MaxInFlightPerConnection);
+                    await ConnectAsync(socket, new IPEndPoint(address, endpoint.Port), timeoutSource.Token).ConfigureAwait(false);
+                    return new MemcachedConnection(socket, endpoint, settings, onBroken);
                 }
                 catch (SocketException ex)
                 {
@@ -95,7 +134,7 @@ internal sealed class MemcachedConnection
         catch (OperationCanceledException) when (!cancellationToken.IsCancellationRequested)
         {
             socket?.Dispose();
-            throw ThrowHelper.ConnectTimeout(node.Name, "connect", timeout);
+            throw ThrowHelper.ConnectTimeout(endpoint.Name, "connect", timeout);
         }
         catch
         {
@@ -103,6 +142,37 @@ internal sealed class MemcachedConnection
             throw;
         }
     }
+
+    /// <summary>Connects a non-blocking socket, waiting in <c>poll</c> on a thread of its own (at most until the token is cancelled).</summary>
+    /// <remarks>Not <see cref="Socket.ConnectAsync(EndPoint, CancellationToken)"/>: a socket that ever ran an asynchronous
+    /// operation is registered with .NET's shared epoll thread for good, which then wakes on every reply the read thread
+    /// takes (measured with strace: one <c>epoll_wait</c> per receive, docs/benchmarks.md).</remarks>
+    private static Task ConnectAsync(Socket socket, IPEndPoint remote, CancellationToken cancellationToken) =>
+        Task.Factory.StartNew(
+            () =>
+            {
+                try
+                {
+                    socket.Connect(remote);
+                    return;
+                }
+                catch (SocketException ex) when (ex.SocketErrorCode is SocketError.WouldBlock or SocketError.InProgress)
+                {
+                }
+
+                while (!socket.Poll(PollMicroseconds / 10, SelectMode.SelectWrite))
+                {
+                    cancellationToken.ThrowIfCancellationRequested();
+                }
+
+                if (socket.GetSocketOption(SocketOptionLevel.Socket, SocketOptionName.Error) is int error and not 0)
+                {
+                    throw new SocketException(error);
+                }
+            },
+            cancellationToken,
+            TaskCreationOptions.LongRunning | TaskCreationOptions.DenyChildAttach,
+            TaskScheduler.Default);
 
     /// <summary>Takes a pipeline slot without waiting.</summary>
     internal bool TryTakeSlot() => !IsBroken && _slots.Wait(0);
@@ -122,12 +192,59 @@ internal sealed class MemcachedConnection
         }
     }
 
-    /// <summary>Queues a request whose slot was taken; the write loop sends it.</summary>
+    /// <summary>Queues a request whose slot was taken and sends it: on the caller's thread when the write side is free,
+    /// else by whoever is writing (it takes everything queued).</summary>
+    /// <remarks>
+    /// The caller that finds the write side free, with at most <see cref="InlineMaxInFlight"/> requests in flight, sends
+    /// the queue itself with a non-blocking send: no thread is woken, and callers that arrive while it sends join its next
+    /// batch. When more are in flight, when the socket will not take more (its buffer is full), or when the caller has sent
+    /// <see cref="InlineSendBytes"/>, the write side goes to the write thread, which batches and waits in <c>poll</c>: a
+    /// caller never blocks on the socket, and a starved thread pool never holds up a write.
+    /// </remarks>
     internal void Send(MemcachedRequest request)
     {
-        if (IsBroken || !_queue.Writer.TryWrite(request))
+        _queue.Enqueue(request);
+        if (IsBroken)
         {
-            request.Fail(ThrowHelper.ConnectionBroken(_server, request.Operation, null));
+            // Break may have drained the queue before this request entered it: drain again, so none is stranded.
+            FailQueued();
+            return;
+        }
+
+        WriteInline();
+    }
+
+    /// <summary>Takes the write side if it is free and sends what is queued, on this thread when few requests are in
+    /// flight, else by handing it to the write thread; loops so that a request queued just before the release is not
+    /// left behind.</summary>
+    private void WriteInline()
+    {
+        while (!_queue.IsEmpty && Interlocked.CompareExchange(ref _writeOwner, 1, 0) == 0)
+        {
+            if (InFlight > InlineMaxInFlight)
+            {
+                _handoff.Set();
+                return;
+            }
+
+            bool done;
+            try
+            {
+                done = WriteQueued(blocking: false, InlineSendBytes);
+            }
+            catch (Exception ex)
+            {
+                Break(ex, MemcachedErrorKind.ConnectionBroken);
+                return;
+            }
+
+            if (!done)
+            {
+                _handoff.Set(); // the write thread owns the write side now, and releases it when the queue is empty
+                return;
+            }
+
+            Volatile.Write(ref _writeOwner, 0);
         }
     }
 
@@ -157,107 +274,99 @@ internal sealed class MemcachedConnection
     }
 
     /// <summary>Closes the connection for good and fails everything queued or awaiting a reply on it.</summary>
+    /// <remarks>
+    /// What each request gets depends on whether it was written, not on why the connection broke: a written request may
+    /// have been applied, so it fails with <see cref="MemcachedErrorKind.ConnectionBroken"/> (the oldest one with the
+    /// <see cref="MemcachedErrorKind.Timeout"/> that broke it, every one with the <see cref="MemcachedErrorKind.ProtocolError"/>
+    /// that did); a request never written fails with <see cref="MemcachedErrorKind.ServerDown"/> when the server was
+    /// marked down, and otherwise with <see cref="MemcachedErrorKind.ConnectionBroken"/> saying it was not sent.
+    /// </remarks>
     internal void Break(Exception cause, MemcachedErrorKind kind)
     {
-        if (Interlocked.Exchange(ref _broken, 1) != 0)
+        if (Interlocked.CompareExchange(ref _breakCause, cause, null) is not null)
         {
             return;
         }
 
         try
         {
-            _socket.Dispose();
+            _socket.Shutdown(SocketShutdown.Both); // wakes the read thread's poll at once
         }
-        catch (ObjectDisposedException)
+        catch (Exception ex) when (ex is SocketException or ObjectDisposedException)
         {
         }
 
-        MemcachedMetrics.ConnectionClosed(_server);
-        _queue.Writer.TryComplete();
-        var failed = new List<MemcachedRequest>();
+        _socket.Dispose();
+
+        MemcachedTelemetry.ConnectionClosed(_endpoint);
+        List<MemcachedRequest> written;
         lock (_awaitingReply)
         {
-            failed.AddRange(_awaitingReply);
+            written = [.. _awaitingReply];
             _awaitingReply.Clear();
         }
 
-        while (_queue.Reader.TryRead(out MemcachedRequest? queued))
+        for (int i = 0; i < written.Count; i++)
         {
-            failed.Add(queued);
-        }
-
-        for (int i = 0; i < failed.Count; i++)
-        {
-            MemcachedRequest request = failed[i];
+            MemcachedRequest request = written[i];
             Exception error = cause switch
             {
                 MemcachedException { Kind: MemcachedErrorKind.Timeout } timeout when i == 0 => timeout,
-                MemcachedException { Kind: MemcachedErrorKind.ProtocolError or MemcachedErrorKind.ServerDown } known
-                    => ThrowHelper.ForOperation(known, request.Operation),
+                MemcachedException { Kind: MemcachedErrorKind.ProtocolError } protocol => ThrowHelper.ForOperation(protocol, request.Operation),
                 _ => ThrowHelper.ConnectionBroken(_server, request.Operation, cause),
             };
             request.Fail(error);
         }
 
-        // Wake callers waiting for a slot on this connection: each one that wakes finds it broken, passes its slot on
-        // (ReleaseSlot) and fails at once, instead of timing out as "queue full".
+        FailQueued();
+
+        // Wake the write thread (it sees the break and ends) and the callers waiting for a slot on this connection: each
+        // one that wakes finds it broken, passes its slot on (ReleaseSlot) and fails at once, instead of timing out as "queue full".
+        _handoff.Set();
         ReleaseSlot();
 
-        _node.OnConnectionBroken(this, kind, cause);
+        _onBroken(this, kind, cause);
     }
 
-    private async Task WriteLoopAsync()
+    private void FailQueued()
     {
-        var buffer = new ArrayBufferWriter<byte>(SendBatchBytes);
-        ChannelReader<MemcachedRequest> reader = _queue.Reader;
+        Exception cause = Volatile.Read(ref _breakCause)!;
+        while (_queue.TryDequeue(out MemcachedRequest? queued))
+        {
+            queued.Fail(cause is MemcachedException { Kind: MemcachedErrorKind.ServerDown } down
+                ? ThrowHelper.ForOperation(down, queued.Operation)
+                : ThrowHelper.NotSent(_server, queued.Operation, cause));
+        }
+    }
+
+    private void StartLoop(ThreadStart loop, string role)
+    {
+        var thread = new Thread(loop, LoopStackBytes)
+        {
+            IsBackground = true,
+            Name = $"memcached {role} {_server}",
+        };
+        thread.Start();
+    }
+
+    /// <summary>The write thread: sleeps until a caller hands it the write side, then sends the rest, waiting in
+    /// <c>poll</c> while the socket's buffer is full, until the queue is empty.</summary>
+    private void WriteLoop()
+    {
         try
         {
-            while (await reader.WaitToReadAsync().ConfigureAwait(false))
+            while (true)
             {
-                while (buffer.WrittenCount < SendBatchBytes && reader.TryRead(out MemcachedRequest? request))
+                _handoff.Wait();
+                _handoff.Reset();
+                if (IsBroken)
                 {
-                    if (request.IsCompleted)
-                    {
-                        // Cancelled before a byte of it was written: drop it, the server never hears of it.
-                        _slots.Release();
-                        continue;
-                    }
-
-                    request.Opaque = unchecked(++_nextOpaque);
-                    request.Write(buffer);
-                    request.WrittenTimestamp = Stopwatch.GetTimestamp();
-                    lock (_awaitingReply)
-                    {
-                        if (IsBroken)
-                        {
-                            request.Fail(ThrowHelper.ConnectionBroken(_server, request.Operation, null));
-                            return;
-                        }
-
-                        _awaitingReply.Enqueue(request);
-                    }
+                    return;
                 }
 
-                if (buffer.WrittenCount > 0)
-                {
-                    ReadOnlyMemory<byte> pending = buffer.WrittenMemory;
-                    while (!pending.IsEmpty)
-                    {
-                        int sent = await _socket.SendAsync(pending, SocketFlags.None).ConfigureAwait(false);
-                        pending = pending[sent..];
-                    }
-
-                    Interlocked.Add(ref _bytesSent, buffer.WrittenCount);
-                    MemcachedMetrics.RecordSent(_server, buffer.WrittenCount);
-                    if (buffer.Capacity > 4 * SendBatchBytes)
-                    {
-                        buffer = new ArrayBufferWriter<byte>(SendBatchBytes);
-                    }
-                    else
-                    {
-                        buffer.ResetWrittenCount();
-                    }
-                }
+                WriteQueued(blocking: true, int.MaxValue);
+                Volatile.Write(ref _writeOwner, 0);
+                WriteInline(); // requests queued while the side was being released
             }
         }
         catch (Exception ex)
@@ -267,7 +376,98 @@ internal sealed class MemcachedConnection
         }
     }
 
-    private async Task ReadLoopAsync()
+    /// <summary>Owner of the write side only: sends what is left of the last batch, then batches and sends the queue.</summary>
+    /// <param name="blocking">Whether to wait in <c>poll</c> when the socket's buffer is full (the write thread) or return false (a caller).</param>
+    /// <param name="budget">How many bytes to send before returning false while requests are still queued.</param>
+    /// <returns>True when everything queued was sent; false when bytes or requests are left for the write thread.</returns>
+    private bool WriteQueued(bool blocking, int budget)
+    {
+        int sent = 0;
+        while (true)
+        {
+            if (_sendOffset < _sendBuffer.WrittenCount && !SendPending(blocking))
+            {
+                return false;
+            }
+
+            if (sent >= budget)
+            {
+                return _queue.IsEmpty; // over a caller's budget: what is still queued goes to the write thread
+            }
+
+            if (!_queue.TryDequeue(out MemcachedRequest? request))
+            {
+                return true;
+            }
+
+            do
+            {
+                if (request.IsCompleted)
+                {
+                    // Cancelled before a byte of it was written: drop it, the server never hears of it.
+                    _slots.Release();
+                    continue;
+                }
+
+                request.Opaque = unchecked(++_nextOpaque);
+                request.Write(_sendBuffer);
+                request.WrittenTimestamp = Stopwatch.GetTimestamp();
+                lock (_awaitingReply)
+                {
+                    if (IsBroken)
+                    {
+                        request.Fail(ThrowHelper.NotSent(_server, request.Operation, _breakCause));
+                        throw new IOException("the connection broke while requests were being written");
+                    }
+
+                    _awaitingReply.Enqueue(request);
+                }
+            }
+            while (_sendBuffer.WrittenCount < SendBatchBytes && _queue.TryDequeue(out request));
+
+            sent += _sendBuffer.WrittenCount;
+            Interlocked.Add(ref _bytesSent, _sendBuffer.WrittenCount);
+            MemcachedTelemetry.RecordSent(_endpoint, _sendBuffer.WrittenCount);
+        }
+    }
+
+    /// <summary>Sends the unsent part of the current batch; false when the socket would block and <paramref name="blocking"/> is false.</summary>
+    private bool SendPending(bool blocking)
+    {
+        while (_sendOffset < _sendBuffer.WrittenCount)
+        {
+            int sent = _socket.Send(_sendBuffer.WrittenSpan[_sendOffset..], SocketFlags.None, out SocketError error);
+            if (error == SocketError.WouldBlock)
+            {
+                if (!blocking)
+                {
+                    return false;
+                }
+
+                Wait(SelectMode.SelectWrite);
+            }
+            else if (error != SocketError.Success)
+            {
+                throw new SocketException((int)error);
+            }
+
+            _sendOffset += sent;
+        }
+
+        _sendOffset = 0;
+        if (_sendBuffer.Capacity > 4 * SendBatchBytes)
+        {
+            _sendBuffer = new ArrayBufferWriter<byte>(SendBatchBytes);
+        }
+        else
+        {
+            _sendBuffer.ResetWrittenCount();
+        }
+
+        return true;
+    }
+
+    private void ReadLoop()
     {
         byte[] buffer = ArrayPool<byte>.Shared.Rent(ReadBufferBytes);
         int start = 0;
@@ -281,7 +481,7 @@ internal sealed class MemcachedConnection
                     buffer = MakeRoom(buffer, ref start, ref end);
                 }
 
-                int read = await _socket.ReceiveAsync(buffer.AsMemory(end), SocketFlags.None).ConfigureAwait(false);
+                int read = ReceiveSome(buffer.AsSpan(end));
                 if (read == 0)
                 {
                     Break(new IOException($"{_server} closed the connection"), MemcachedErrorKind.ConnectionBroken);
@@ -290,7 +490,7 @@ internal sealed class MemcachedConnection
 
                 end += read;
                 Interlocked.Add(ref _bytesReceived, read);
-                MemcachedMetrics.RecordReceived(_server, read);
+                MemcachedTelemetry.RecordReceived(_endpoint, read);
                 start = Dispatch(buffer, start, end);
                 if (start == end)
                 {
@@ -323,6 +523,42 @@ internal sealed class MemcachedConnection
         }
     }
 
+    /// <summary>Reads what has arrived, waiting in <c>poll</c> when nothing has.</summary>
+    /// <remarks>
+    /// The socket is non-blocking (<see cref="Socket.Blocking"/> false): a <c>recv</c> that finds data returns it at once,
+    /// which under load is almost every time, so a receive costs one system call; only when nothing is there does the
+    /// thread wait in <c>poll</c> on the socket itself. A blocking <c>Receive</c> would instead park this thread on .NET's
+    /// shared epoll thread and be woken from it: two thread switches per wait, expensive on these VMs (perf, docs/benchmarks.md).
+    /// </remarks>
+    private int ReceiveSome(Span<byte> into)
+    {
+        while (true)
+        {
+            int read = _socket.Receive(into, SocketFlags.None, out SocketError error);
+            if (error == SocketError.Success)
+            {
+                return read;
+            }
+
+            if (error != SocketError.WouldBlock)
+            {
+                throw new SocketException((int)error);
+            }
+
+            Wait(SelectMode.SelectRead);
+        }
+    }
+
+    /// <summary>Blocks in <c>poll</c> until the socket is ready; bounded, so a break (which also shuts the socket down) is
+    /// always seen.</summary>
+    private void Wait(SelectMode mode)
+    {
+        while (!_socket.Poll(PollMicroseconds, mode))
+        {
+            ObjectDisposedException.ThrowIf(IsBroken, this);
+        }
+    }
+
     /// <summary>Hands the unread bytes to the requests at the head of the FIFO; returns the new start.</summary>
     private int Dispatch(byte[] buffer, int start, int end)
     {
@@ -339,7 +575,9 @@ internal sealed class MemcachedConnection
                 throw new ProtocolViolationException($"{end - start} bytes arrived with no request awaiting a reply");
             }
 
-            bool done = head.TryParse(buffer.AsSpan(start, end - start), out int consumed);
+            ReadOnlySpan<byte> unread = buffer.AsSpan(start, end - start);
+            _ = MetaReplyParser.RequiredLength(unread, _maxReplyData); // refuses an oversized value before it is buffered
+            bool done = head.TryParse(unread, out int consumed);
             start += consumed;
             if (done)
             {
@@ -360,10 +598,10 @@ internal sealed class MemcachedConnection
     }
 
     /// <summary>The buffer is full: move the unread bytes to the front, or grow it to hold a large reply.</summary>
-    private static byte[] MakeRoom(byte[] buffer, ref int start, ref int end)
+    private byte[] MakeRoom(byte[] buffer, ref int start, ref int end)
     {
         int unread = end - start;
-        int needed = Math.Max(MetaReplyParser.RequiredLength(buffer.AsSpan(start, unread)), unread + 1);
+        int needed = Math.Max(MetaReplyParser.RequiredLength(buffer.AsSpan(start, unread), _maxReplyData), unread + 1);
         if (needed <= buffer.Length && start > 0)
         {
             Buffer.BlockCopy(buffer, start, buffer, 0, unread);

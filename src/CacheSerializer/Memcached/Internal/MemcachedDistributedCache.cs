@@ -1,5 +1,5 @@
 using System.Buffers.Binary;
-using CacheSerializer.Memcached.Internal.Protocol;
+
 using CacheSerializer.Memcached.Internal.Requests;
 using Microsoft.Extensions.Caching.Distributed;
 
@@ -60,7 +60,8 @@ internal sealed class MemcachedDistributedCache : IDistributedCache
                 throw new ArgumentOutOfRangeException(nameof(options), relative, "The relative expiration value must be positive.");
             }
 
-            absolute = now + relative;
+            // TimeSpan.MaxValue means "as late as possible", not an overflow.
+            absolute = relative < DateTimeOffset.MaxValue - now ? now + relative : DateTimeOffset.MaxValue;
         }
 
         if (absolute is DateTimeOffset at && at <= now)
@@ -81,7 +82,7 @@ internal sealed class MemcachedDistributedCache : IDistributedCache
         BinaryPrimitives.WriteInt32LittleEndian(payload.AsSpan(8), slidingSeconds);
         value.CopyTo(payload, HeaderLength);
 
-        return _client.StoreAsync(MetaWriter.ModeSet, key, new CacheItem(EntryFlags, payload), Ttl(absoluteMs, slidingSeconds, now), 0, token);
+        return _client.StoreAsync(StoreMode.Set, key, new CacheItem(EntryFlags, payload), Ttl(absoluteMs, slidingSeconds, now), 0, token);
     }
 
     /// <summary>The TTL an entry gets now: the sliding window capped by what is left until the absolute expiration.</summary>
@@ -100,12 +101,24 @@ internal sealed class MemcachedDistributedCache : IDistributedCache
     private async Task<byte[]?> ReadAsync(string key, bool returnValue, CancellationToken token)
     {
         ArgumentNullException.ThrowIfNull(key);
-        GetReply reply = await _client.GetRawAsync(key, cas: false, touchTtl: -1, token, ttl: true).ConfigureAwait(false);
+        GetReply reply = await _client.GetRawAsync(key, cas: false, touchTtl: -1, token, ttl: true, pooled: true).ConfigureAwait(false);
         if (!reply.Hit)
         {
             return null;
         }
 
+        try
+        {
+            return await ReadEntryAsync(key, reply, returnValue, token).ConfigureAwait(false);
+        }
+        finally
+        {
+            reply.Release(); // every byte kept was copied out
+        }
+    }
+
+    private async Task<byte[]?> ReadEntryAsync(string key, GetReply reply, bool returnValue, CancellationToken token)
+    {
         ArraySegment<byte> data = reply.Item.Data;
         if (reply.Item.Flags != EntryFlags || data.Count < HeaderLength)
         {
@@ -124,7 +137,8 @@ internal sealed class MemcachedDistributedCache : IDistributedCache
         if (slidingSeconds > 0)
         {
             TimeSpan ttl = Ttl(absoluteMs, slidingSeconds, now)!.Value;
-            long wanted = (long)Math.Ceiling(ttl.TotalSeconds);
+            // memcached cannot hold a TTL past 2038-01-19 (Expiration): compare with the TTL a touch could set at most.
+            long wanted = Math.Min((long)Math.Ceiling(ttl.TotalSeconds), Expiration.MaxAbsoluteSeconds - now.ToUnixTimeSeconds());
             // Touch unless the TTL is already within a tenth of the window (whole seconds): a hot key read many times a
             // second then costs one command per read, and an entry never lapses more than a tenth of its window early.
             if (reply.Ttl < 0 || wanted - reply.Ttl > wanted / 10)

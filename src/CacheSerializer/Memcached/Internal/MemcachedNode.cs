@@ -4,36 +4,118 @@ using Microsoft.Extensions.Logging;
 
 namespace CacheSerializer.Memcached.Internal;
 
-/// <summary>One server: its small pool of pipelined connections and its health (up, or down until a background probe succeeds).</summary>
+/// <summary>One server: its small pool of pipelined connections, the life of a request on it (acquire a connection,
+/// send, await the reply, cancel), and its health (up, or down until a background probe succeeds).</summary>
 internal sealed partial class MemcachedNode : IDisposable
 {
+    private const string FlushedNote = " (flushed: it was ejected, so its keys were written elsewhere meanwhile)";
+
     private readonly ServerEndpoint _endpoint;
     private readonly ClientSettings _settings;
     private readonly ILogger _logger;
+    private readonly Action<MemcachedNode> _onStateChanged;
+    private readonly Action<MemcachedConnection, MemcachedErrorKind, Exception> _onConnectionBroken;
     private readonly MemcachedConnection?[] _connections;
     private readonly Task<MemcachedConnection>?[] _opening;
     private readonly Lock _gate = new();
     private readonly CancellationTokenSource _disposed = new();
     private int _next;
     private volatile bool _down;
+    private long _downSinceTimestamp;
     private long _retryAtTimestamp;
+    private long _failedCalls;
     private Exception? _downCause;
 
-    internal MemcachedNode(ServerEndpoint endpoint, ClientSettings settings, ILogger logger)
+    /// <summary>Creates the node.</summary>
+    /// <param name="endpoint">The server.</param>
+    /// <param name="settings">The client's settings.</param>
+    /// <param name="logger">Where outages are logged (once when one starts, once when it ends).</param>
+    /// <param name="onStateChanged">Called after the server is marked down and after it is back up.</param>
+    internal MemcachedNode(ServerEndpoint endpoint, ClientSettings settings, ILogger logger, Action<MemcachedNode> onStateChanged)
     {
         _endpoint = endpoint;
         _settings = settings;
         _logger = logger;
+        _onStateChanged = onStateChanged;
+        _onConnectionBroken = OnConnectionBroken;
         _connections = new MemcachedConnection?[settings.ConnectionsPerServer];
         _opening = new Task<MemcachedConnection>?[settings.ConnectionsPerServer];
     }
 
     internal string Name => _endpoint.Name;
 
+    internal ServerEndpoint Endpoint => _endpoint;
+
     internal bool IsDown => _down;
 
+    /// <summary>Sends a request and returns its reply: takes a pipeline slot on a live connection (opening one if
+    /// needed, waiting for one under back-pressure), queues the request, and ends the wait when the token is cancelled.</summary>
+    /// <exception cref="MemcachedException">The server is down, could not be connected, timed out, or the connection broke.</exception>
+    /// <exception cref="OperationCanceledException">The token was cancelled; a request already written still reads its reply.</exception>
+    internal Task<TResult> ExecuteAsync<TResult>(MemcachedRequest<TResult> request, CancellationToken cancellationToken)
+    {
+        request.Server = Name;
+        if (cancellationToken.IsCancellationRequested)
+        {
+            return Task.FromCanceled<TResult>(cancellationToken);
+        }
+
+        ValueTask<MemcachedConnection> acquire = AcquireAsync(request.Operation, cancellationToken);
+        if (acquire.IsCompletedSuccessfully && !cancellationToken.CanBeCanceled)
+        {
+            acquire.Result.Send(request);
+            return request.Task; // the common case allocates no state machine here
+        }
+
+        return SendAndAwaitAsync(acquire, request, cancellationToken);
+    }
+
+    /// <summary>Sends <c>mn</c> and waits for its answer, outside the failure policy: the health check's probe.</summary>
+    internal async Task<TimeSpan> PingAsync(CancellationToken cancellationToken)
+    {
+        long start = Stopwatch.GetTimestamp();
+        await ExecuteAsync(TextRequest.Noop(), cancellationToken).ConfigureAwait(false);
+        return Stopwatch.GetElapsedTime(start);
+    }
+
+    /// <summary>Describes the outage for the health check, or null when the server is up.</summary>
+    internal (string Reason, TimeSpan DownFor, TimeSpan NextAttemptIn)? DescribeOutage()
+    {
+        lock (_gate)
+        {
+            if (!_down)
+            {
+                return null;
+            }
+
+            long now = Stopwatch.GetTimestamp();
+            return (_downCause?.Message ?? "unknown", Stopwatch.GetElapsedTime(_downSinceTimestamp, now),
+                Stopwatch.GetElapsedTime(now, Math.Max(now, Interlocked.Read(ref _retryAtTimestamp))));
+        }
+    }
+
+    /// <summary>Counts a call that failed because of the server (down, timeout, broken connection), for the outage's end log.</summary>
+    internal void CountFailedCall() => Interlocked.Increment(ref _failedCalls);
+
+    private static async Task<TResult> SendAndAwaitAsync<TResult>(ValueTask<MemcachedConnection> acquire, MemcachedRequest<TResult> request, CancellationToken cancellationToken)
+    {
+        MemcachedConnection connection = await acquire.ConfigureAwait(false);
+        connection.Send(request);
+        if (!cancellationToken.CanBeCanceled)
+        {
+            return await request.Task.ConfigureAwait(false);
+        }
+
+        // Cancelling ends the caller's wait at once. A request not yet written is then dropped by the write thread; one
+        // already written stays in the FIFO and its reply is read and discarded, so the connection stays in step.
+        using (cancellationToken.UnsafeRegister(static (state, token) => ((MemcachedRequest<TResult>)state!).Cancel(token), request))
+        {
+            return await request.Task.ConfigureAwait(false);
+        }
+    }
+
     /// <summary>Returns a live connection with a pipeline slot taken for the caller; fails fast while the server is down.</summary>
-    internal async ValueTask<MemcachedConnection> AcquireAsync(string operation, CancellationToken cancellationToken)
+    private async ValueTask<MemcachedConnection> AcquireAsync(string operation, CancellationToken cancellationToken)
     {
         // A caller that waited for a slot on a connection that then broke has sent nothing: it tries once more.
         return await AcquireOnceAsync(operation, retryIfBroken: true, cancellationToken).ConfigureAwait(false)
@@ -135,9 +217,9 @@ internal sealed partial class MemcachedNode : IDisposable
         }
     }
 
-    /// <summary>A connection broke: a timeout marks the server down; a close or reset only drops the connection
-    /// (the next request reconnects, and a refused connect marks the server down).</summary>
-    internal void OnConnectionBroken(MemcachedConnection connection, MemcachedErrorKind kind, Exception cause)
+    /// <summary>A connection reported its break: a timeout marks the server down; a close or reset only drops the
+    /// connection (the next request reconnects, and a refused connect marks the server down).</summary>
+    private void OnConnectionBroken(MemcachedConnection connection, MemcachedErrorKind kind, Exception cause)
     {
         for (int i = 0; i < _connections.Length; i++)
         {
@@ -162,10 +244,12 @@ internal sealed partial class MemcachedNode : IDisposable
 
             _down = true;
             _downCause = cause;
-            _retryAtTimestamp = Stopwatch.GetTimestamp() + (long)(_settings.ServerDownInterval.TotalSeconds * Stopwatch.Frequency);
+            _downSinceTimestamp = Stopwatch.GetTimestamp();
+            _retryAtTimestamp = _downSinceTimestamp + (long)(_settings.ServerDownInterval.TotalSeconds * Stopwatch.Frequency);
+            Interlocked.Exchange(ref _failedCalls, 0);
         }
 
-        MemcachedMetrics.RecordServerDown(Name);
+        MemcachedTelemetry.RecordOutage(_endpoint);
         LogServerDown(_logger, Name, _settings.ServerDownInterval.TotalMilliseconds, cause.Message);
         MemcachedException downError = ThrowHelper.ServerDown(Name, "pending", _settings.ServerDownInterval, cause);
         for (int i = 0; i < _connections.Length; i++)
@@ -173,6 +257,7 @@ internal sealed partial class MemcachedNode : IDisposable
             Interlocked.Exchange(ref _connections[i], null)?.Break(downError, MemcachedErrorKind.ServerDown);
         }
 
+        _onStateChanged(this);
         _ = Task.Run(ProbeUntilUpAsync);
     }
 
@@ -236,8 +321,7 @@ internal sealed partial class MemcachedNode : IDisposable
     {
         try
         {
-            MemcachedConnection connection = await MemcachedConnection.OpenAsync(
-                this, _endpoint, _settings, _disposed.Token).ConfigureAwait(false);
+            MemcachedConnection connection = await MemcachedConnection.OpenAsync(_endpoint, _settings, _onConnectionBroken, _disposed.Token).ConfigureAwait(false);
             lock (_gate)
             {
                 _opening[slot] = null;
@@ -265,34 +349,41 @@ internal sealed partial class MemcachedNode : IDisposable
         }
     }
 
+    /// <summary>Retries the server every <see cref="MemcachedClientOptions.ServerDownInterval"/>: connects and sends
+    /// <c>mn</c>, or <c>flush_all</c> when the server was ejected and must come back empty
+    /// (<see cref="MemcachedClientOptions.FlushOnReturn"/>), since its keys were written elsewhere meanwhile.</summary>
     private async Task ProbeUntilUpAsync()
     {
         CancellationToken token = _disposed.Token;
+        bool flush = _settings.AutoEject && _settings.FlushOnReturn;
         while (!token.IsCancellationRequested)
         {
             MemcachedConnection? connection = null;
             try
             {
                 await Task.Delay(_settings.ServerDownInterval, token).ConfigureAwait(false);
-                connection = await MemcachedConnection.OpenAsync(
-                    this, _endpoint, _settings, token).ConfigureAwait(false);
+                connection = await MemcachedConnection.OpenAsync(_endpoint, _settings, _onConnectionBroken, token).ConfigureAwait(false);
                 if (!connection.TryTakeSlot())
                 {
                     throw new IOException("the probe could not take a pipeline slot");
                 }
 
-                TextRequest probe = TextRequest.Noop();
+                TextRequest probe = flush ? TextRequest.FlushAll() : TextRequest.Noop();
                 probe.Server = Name;
                 connection.Send(probe);
                 await probe.Task.WaitAsync(_settings.OperationTimeout, token).ConfigureAwait(false);
+                TimeSpan downFor;
                 lock (_gate)
                 {
                     _connections[0] = connection;
                     _down = false;
                     _downCause = null;
+                    downFor = Stopwatch.GetElapsedTime(_downSinceTimestamp);
                 }
 
-                LogServerUp(_logger, Name);
+                long failedCalls = Interlocked.Read(ref _failedCalls);
+                LogServerUp(_logger, Name, downFor.TotalSeconds, failedCalls, flush ? FlushedNote : string.Empty);
+                _onStateChanged(this);
                 return;
             }
             catch (OperationCanceledException) when (token.IsCancellationRequested)
@@ -309,11 +400,11 @@ internal sealed partial class MemcachedNode : IDisposable
         }
     }
 
-    [LoggerMessage(EventId = 1, Level = LogLevel.Warning, Message = "memcached server {Server} marked down for {IntervalMs} ms: {Reason}")]
+    [LoggerMessage(EventId = 1, Level = LogLevel.Warning, Message = "memcached server {Server} is down, retried every {IntervalMs} ms; until it is back its calls are misses or fail fast (OnServerFailure): {Reason}")]
     private static partial void LogServerDown(ILogger logger, string server, double intervalMs, string reason);
 
-    [LoggerMessage(EventId = 2, Level = LogLevel.Information, Message = "memcached server {Server} is back up")]
-    private static partial void LogServerUp(ILogger logger, string server);
+    [LoggerMessage(EventId = 2, Level = LogLevel.Information, Message = "memcached server {Server} is back up after {DownSeconds:F1} s down; {FailedCalls} calls failed or missed meanwhile{Flushed}")]
+    private static partial void LogServerUp(ILogger logger, string server, double downSeconds, long failedCalls, string flushed);
 
     [LoggerMessage(EventId = 3, Level = LogLevel.Debug, Message = "memcached server {Server} is still down: {Reason}")]
     private static partial void LogProbeFailed(ILogger logger, string server, string reason);

@@ -27,17 +27,28 @@ internal sealed class ServerEndpoint
     internal string Name { get; }
 
     /// <summary>Parses <c>host[:port][ weight]</c>; IPv6 addresses in brackets.</summary>
+    /// <param name="text">The entry as configured.</param>
+    /// <param name="endpoint">The server, when the entry is valid.</param>
+    /// <param name="error">What is wrong with the entry and how to write it, when it is not.</param>
     internal static bool TryParse(string text, out ServerEndpoint? endpoint, out string error)
     {
         endpoint = null;
         string s = text.Trim();
+        const string Example = "for example 127.0.0.1:11211, cache-1:11211 or [::1]:11211";
+        int scheme = s.IndexOf("://", StringComparison.Ordinal);
+        if (scheme >= 0)
+        {
+            error = $"'{text}' has a URL scheme; write host:port without '{s[..(scheme + 3)]}' ({Example})";
+            return false;
+        }
+
         int weight = 1;
         int space = s.IndexOf(' ', StringComparison.Ordinal);
         if (space >= 0)
         {
             if (!int.TryParse(s.AsSpan(space + 1).Trim(), NumberStyles.None, CultureInfo.InvariantCulture, out weight) || weight < 1)
             {
-                error = $"'{text}' has a weight that is not a positive integer";
+                error = $"'{text}' has a weight '{s[(space + 1)..].Trim()}' that is not a positive integer; write host:port weight (for example 127.0.0.1:11211 2) or leave the weight out";
                 return false;
             }
 
@@ -51,7 +62,7 @@ internal sealed class ServerEndpoint
             int close = s.IndexOf(']', StringComparison.Ordinal);
             if (close < 0)
             {
-                error = $"'{text}' opens an IPv6 bracket it does not close";
+                error = $"'{text}' opens an IPv6 bracket it does not close; write [address]:port (for example [::1]:11211)";
                 return false;
             }
 
@@ -59,7 +70,7 @@ internal sealed class ServerEndpoint
             string rest = s[(close + 1)..];
             if (rest.Length > 0 && (!rest.StartsWith(':') || !TryParsePort(rest[1..], out port)))
             {
-                error = $"'{text}' has an invalid port (expected [address]:port with port 1-65535)";
+                error = $"'{text}' has an invalid port '{rest.TrimStart(':')}'; use a number from 1 to 65535 after the bracket (for example [::1]:11211)";
                 return false;
             }
         }
@@ -68,21 +79,29 @@ internal sealed class ServerEndpoint
             int colon = s.LastIndexOf(':');
             if (colon >= 0 && s.IndexOf(':', StringComparison.Ordinal) != colon)
             {
-                error = $"'{text}' looks like an IPv6 address: write it in brackets, [address]:port";
+                error = IPAddress.TryParse(s, out IPAddress? v6) || IPAddress.TryParse(s[..colon], out v6)
+                    ? $"'{text}' looks like an IPv6 address; write it in brackets, [address]:port (for example [::1]:11211)"
+                    : $"'{text}' has more than one ':'; write host:port ({Example})";
                 return false;
             }
 
             host = colon >= 0 ? s[..colon] : s;
             if (colon >= 0 && !TryParsePort(s[(colon + 1)..], out port))
             {
-                error = $"'{text}' has an invalid port (expected host:port with port 1-65535)";
+                error = $"'{text}' has an invalid port '{s[(colon + 1)..]}'; use a number from 1 to 65535 (memcached listens on 11211 by default)";
                 return false;
             }
         }
 
-        if (host.Length == 0 || (!IsHostName(host) && !IPAddress.TryParse(host, out _)))
+        if (host.Length == 0)
         {
-            error = $"'{text}' has no valid host name or address";
+            error = $"'{text}' has no host; write host:port ({Example})";
+            return false;
+        }
+
+        if (!IsHostName(host) && !IPAddress.TryParse(host, out _))
+        {
+            error = $"'{text}' has no valid host name or address ('{host}': a host name has only letters, digits, '.', '-' and '_'); write host:port ({Example})";
             return false;
         }
 

@@ -106,6 +106,26 @@ internal static class LoadTestCommand
         DefaultValueFactory = _ => LoadProfile.Default,
     };
 
+    private static readonly Option<TimeSpan?> KillNodeAtOption = new("--kill-node-at")
+    {
+        Description = "Fault mode: kill (SIGKILL) the last started server this far into each pass (10s, 1m); the results then show errors, misses and recovery second by second.",
+        HelpName = "time",
+        CustomParser = argument => ParseDuration(argument),
+    };
+
+    private static readonly Option<TimeSpan> RestartNodeAfterOption = new("--restart-node-after")
+    {
+        Description = "Fault mode: restart the killed server (empty) this long after the kill.",
+        HelpName = "time",
+        DefaultValueFactory = _ => Defaults.RestartNodeAfter,
+        CustomParser = ParseDuration,
+    };
+
+    private static readonly Option<bool> AutoEjectOption = new("--auto-eject")
+    {
+        Description = "The client ejects a down server (AutoEject): its keys go to the live servers instead of missing.",
+    };
+
     private static readonly Option<bool> ShortOption = new("--short")
     {
         Description = "Short mode, under a minute in all: 4 s per contender, 8 users, 200 keys (other options still apply).",
@@ -118,7 +138,7 @@ internal static class LoadTestCommand
         var root = new RootCommand(
             "CacheSerializer load test: the same cache workload once per contender against real memcached, side by side; "
             + "every value read is checked. Results go to the console and, as JSON, Markdown and SVG, to --output.");
-        foreach (Option option in new Option[] { DurationOption, OperationsOption, UsersOption, ReadRatioOption, KeysOption, ContendersOption, NodesOption, ServersOption, MemoryOption, SeedOption, OutputOption, ProfileOption, ShortOption })
+        foreach (Option option in new Option[] { DurationOption, OperationsOption, UsersOption, ReadRatioOption, KeysOption, ContendersOption, NodesOption, ServersOption, MemoryOption, SeedOption, OutputOption, KillNodeAtOption, RestartNodeAfterOption, AutoEjectOption, ProfileOption, ShortOption })
         {
             root.Options.Add(option);
         }
@@ -149,6 +169,9 @@ internal static class LoadTestCommand
             MemoryMegabytes = Given(MemoryOption) ? result.GetValue(MemoryOption) : settings.MemoryMegabytes,
             Seed = Given(SeedOption) ? result.GetValue(SeedOption) : settings.Seed,
             OutputDirectory = Given(OutputOption) ? result.GetValue(OutputOption)! : settings.OutputDirectory,
+            KillNodeAt = Given(KillNodeAtOption) ? result.GetValue(KillNodeAtOption) : settings.KillNodeAt,
+            RestartNodeAfter = Given(RestartNodeAfterOption) ? result.GetValue(RestartNodeAfterOption) : settings.RestartNodeAfter,
+            AutoEject = result.GetValue(AutoEjectOption) || settings.AutoEject,
         };
     }
 
@@ -237,7 +260,7 @@ internal static class LoadTestCommand
             return span;
         }
 
-        argument.AddError($"--duration: '{text}' is not a duration; use seconds (30), 90s, 2m or hh:mm:ss.");
+        argument.AddError($"{((OptionResult)argument.Parent!).Option.Name}: '{text}' is not a duration; use seconds (30), 90s, 2m or hh:mm:ss.");
         return default;
     }
 }

@@ -3,7 +3,7 @@ using CacheSerializer.Memcached;
 
 namespace CacheSerializer.LoadTest.Measuring;
 
-/// <summary>Sums the client's own <c>memcached.client.bytes_sent</c> and <c>bytes_received</c> counters (docs/client.md) while it lives.</summary>
+/// <summary>Sums the client's own <c>cacheserializer.memcached.bytes_sent</c> and <c>bytes_received</c> counters (docs/client.md) while it lives.</summary>
 /// <remarks>The meter is process-wide: run one pass at a time, as the load test does, to count one client's traffic.</remarks>
 internal sealed class ClientTrafficMeter : IDisposable
 {
@@ -17,14 +17,14 @@ internal sealed class ClientTrafficMeter : IDisposable
         _listener.InstrumentPublished = (instrument, listener) =>
         {
             if (instrument.Meter.Name == MemcachedClient.MeterName &&
-                instrument.Name is "memcached.client.bytes_sent" or "memcached.client.bytes_received")
+                instrument.Name is "cacheserializer.memcached.bytes_sent" or "cacheserializer.memcached.bytes_received")
             {
                 listener.EnableMeasurementEvents(instrument);
             }
         };
         _listener.SetMeasurementEventCallback<long>((instrument, value, _, _) =>
         {
-            if (instrument.Name == "memcached.client.bytes_sent")
+            if (instrument.Name == "cacheserializer.memcached.bytes_sent")
             {
                 Interlocked.Add(ref _sent, value);
             }

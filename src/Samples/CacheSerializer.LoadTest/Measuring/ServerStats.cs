@@ -6,10 +6,18 @@ namespace CacheSerializer.LoadTest.Measuring;
 /// <summary>memcached's own figures, summed over every server of the run (from the <c>stats</c> command).</summary>
 /// <remarks>
 /// <see cref="Bytes"/> and <see cref="CurrentItems"/> are levels (memcached 1.6.18 drops both to 0 at <c>flush_all</c>);
-/// the rest are counters since the server started, so a pass reports the difference of two snapshots.
+/// the rest are counters since the server started, so a pass reports the difference of two snapshots, server by server.
+/// A server that does not answer (down: the client leaves it out of its stats) is listed in <see cref="Unavailable"/>
+/// and counted in no sum; a server that restarted during the pass (its pid changed) counts from its restart.
 /// </remarks>
 internal sealed record ServerStats
 {
+    /// <summary>Gets the servers whose stats could not be read (down when the snapshot was taken).</summary>
+    public IReadOnlyList<string> Unavailable { get; init; } = [];
+
+    /// <summary>Gets the servers that restarted between the two snapshots (their counters count from the restart).</summary>
+    public IReadOnlyList<string> Restarted { get; init; } = [];
+
     /// <summary>Gets the bytes memcached uses to store the items (<c>bytes</c>: keys, values and item headers).</summary>
     public long Bytes { get; init; }
 
@@ -34,44 +42,55 @@ internal sealed record ServerStats
     /// <summary>Gets memcached's CPU time, user plus system, in seconds (<c>rusage_user</c> + <c>rusage_system</c>).</summary>
     public double CpuSeconds { get; init; }
 
-    /// <summary>Reads the stats of every server the client knows and sums them.</summary>
+    /// <summary>Gets each answering server's raw stats, by <c>host:port</c> (kept for the difference of two snapshots).</summary>
+    [System.Text.Json.Serialization.JsonIgnore]
+    public IReadOnlyDictionary<string, IReadOnlyDictionary<string, string>> PerServer { get; init; } = new Dictionary<string, IReadOnlyDictionary<string, string>>();
+
+    /// <summary>Reads the stats of every server the client knows and sums them; a server that does not answer is listed as unavailable.</summary>
     /// <param name="client">The client.</param>
     /// <param name="cancellationToken">Cancels the call.</param>
     /// <returns>The sums.</returns>
     public static async Task<ServerStats> ReadAsync(MemcachedClient client, CancellationToken cancellationToken)
     {
         IReadOnlyDictionary<string, IReadOnlyDictionary<string, string>> all = await client.GetStatsAsync(cancellationToken).ConfigureAwait(false);
-        var sum = new ServerStats();
-        foreach (IReadOnlyDictionary<string, string> stats in all.Values)
+        return Sum(all, [.. client.Servers.Where(s => !all.ContainsKey(s))], [], _ => null);
+    }
+
+    /// <summary>Returns the figures of a pass: levels as they are now, counters as the change since <paramref name="before"/>, server by server.</summary>
+    /// <param name="before">The snapshot taken when the pass started.</param>
+    /// <returns>The pass's figures.</returns>
+    public ServerStats Since(ServerStats before)
+    {
+        string[] restarted = [.. PerServer.Keys.Where(s => before.PerServer.TryGetValue(s, out var then) && then.GetValueOrDefault("pid") != PerServer[s].GetValueOrDefault("pid"))];
+        return Sum(PerServer, Unavailable, restarted, server =>
+            restarted.Contains(server) || !before.PerServer.TryGetValue(server, out var then) ? null : then);
+    }
+
+    private static ServerStats Sum(
+        IReadOnlyDictionary<string, IReadOnlyDictionary<string, string>> now, IReadOnlyList<string> unavailable, IReadOnlyList<string> restarted,
+        Func<string, IReadOnlyDictionary<string, string>?> baseline)
+    {
+        var sum = new ServerStats { PerServer = now, Unavailable = unavailable, Restarted = restarted };
+        foreach ((string server, IReadOnlyDictionary<string, string> stats) in now)
         {
-            sum = new ServerStats
+            IReadOnlyDictionary<string, string>? then = baseline(server);
+            long Counter(string name) => Integer(stats, name) - (then is null ? 0 : Integer(then, name));
+            sum = sum with
             {
                 Bytes = sum.Bytes + Integer(stats, "bytes"),
                 CurrentItems = sum.CurrentItems + Integer(stats, "curr_items"),
-                Evictions = sum.Evictions + Integer(stats, "evictions"),
-                GetHits = sum.GetHits + Integer(stats, "get_hits"),
-                GetMisses = sum.GetMisses + Integer(stats, "get_misses"),
-                BytesRead = sum.BytesRead + Integer(stats, "bytes_read"),
-                BytesWritten = sum.BytesWritten + Integer(stats, "bytes_written"),
-                CpuSeconds = sum.CpuSeconds + Real(stats, "rusage_user") + Real(stats, "rusage_system"),
+                Evictions = sum.Evictions + Counter("evictions"),
+                GetHits = sum.GetHits + Counter("get_hits"),
+                GetMisses = sum.GetMisses + Counter("get_misses"),
+                BytesRead = sum.BytesRead + Counter("bytes_read"),
+                BytesWritten = sum.BytesWritten + Counter("bytes_written"),
+                CpuSeconds = sum.CpuSeconds + Real(stats, "rusage_user") + Real(stats, "rusage_system")
+                    - (then is null ? 0 : Real(then, "rusage_user") + Real(then, "rusage_system")),
             };
         }
 
         return sum;
     }
-
-    /// <summary>Returns the figures of a pass: levels as they are now, counters as the change since <paramref name="before"/>.</summary>
-    /// <param name="before">The snapshot taken when the pass started.</param>
-    /// <returns>The pass's figures.</returns>
-    public ServerStats Since(ServerStats before) => this with
-    {
-        Evictions = Evictions - before.Evictions,
-        GetHits = GetHits - before.GetHits,
-        GetMisses = GetMisses - before.GetMisses,
-        BytesRead = BytesRead - before.BytesRead,
-        BytesWritten = BytesWritten - before.BytesWritten,
-        CpuSeconds = CpuSeconds - before.CpuSeconds,
-    };
 
     private static long Integer(IReadOnlyDictionary<string, string> stats, string name) =>
         stats.TryGetValue(name, out string? text) && long.TryParse(text, NumberStyles.Integer, CultureInfo.InvariantCulture, out long value) ? value : 0;

@@ -33,8 +33,12 @@ internal sealed record PassResult
     /// <summary>Gets the gets that found nothing (each followed by a set).</summary>
     public long Misses { get; init; }
 
-    /// <summary>Gets the failed operations.</summary>
+    /// <summary>Gets the failed operations (exceptions, and stores the server refused).</summary>
     public long Errors { get; init; }
+
+    /// <summary>Gets the sets the client returned as <c>ServerFailure</c> (their server was down or failed); expected
+    /// only in the fault mode.</summary>
+    public long StoreFailures { get; init; }
 
     /// <summary>Gets the reads that returned a wrong value or one that could not be read back.</summary>
     public long Corruptions { get; init; }
@@ -80,6 +84,12 @@ internal sealed record PassResult
 
     /// <summary>Gets what the warm-up phase did before the measured phase (every key stored once).</summary>
     public WarmUpResult? WarmUp { get; init; }
+
+    /// <summary>Gets what the pass did second by second (operations, hits, misses, store failures, errors).</summary>
+    public IReadOnlyList<TimelineSecond> Timeline { get; init; } = [];
+
+    /// <summary>Gets the fault mode's summary (a server killed and restarted), or null without a fault.</summary>
+    public FaultSummary? Fault { get; init; }
 
     /// <summary>Gets the first few error messages.</summary>
     public IReadOnlyList<string> ErrorSamples { get; init; } = [];

@@ -53,13 +53,35 @@ internal static class ReportWriter
         new("bytes vs BF+Deflate", (r, p) => Ratio(r, p, ContenderCatalog.DeflateBinaryFormatter, x => x.ServerBytesPerItem)),
     ];
 
-    /// <summary>Returns the result tables for the console: speed, then size and traffic.</summary>
+    /// <summary>The columns of the fault table (fault mode only): the outage's effect and the recovery.</summary>
+    private static readonly Column[] FaultColumns =
+    [
+        new("Contender", (_, p) => p.Contender),
+        new("killed s", (_, p) => S(p.Fault?.KilledAt)),
+        new("restarted s", (_, p) => S(p.Fault?.RestartedAt)),
+        new("hit % before", (_, p) => Percent(p.Fault?.HitRatioBefore)),
+        new("hit % down", (_, p) => Percent(p.Fault?.HitRatioWhileDown)),
+        new("hit % after", (_, p) => Percent(p.Fault?.HitRatioAfter)),
+        new("failed sets", (_, p) => N(p.StoreFailures)),
+        new("errors", (_, p) => N(p.Errors)),
+        new("failing seconds", (_, p) => p.Fault is null ? "-" : N(p.Fault.FailingSeconds)),
+        new("last failure s", (_, p) => p.Fault?.LastFailingSecond is int last ? N(last) : "none"),
+        new("recovered s after restart", (_, p) => S(p.Fault?.RecoveredAfterRestart)),
+    ];
+
+    /// <summary>Returns the result tables for the console: speed, then size and traffic, then (fault mode) the outage.</summary>
     /// <param name="report">The report.</param>
     /// <returns>The tables.</returns>
     public static IReadOnlyList<Table> ToTables(LoadTestReport report)
     {
         ArgumentNullException.ThrowIfNull(report);
-        return [Table(report, "Throughput and latency", SpeedColumns), Table(report, "memcached size and traffic", SizeColumns, caption: true)];
+        List<Table> tables = [Table(report, "Throughput and latency", SpeedColumns), Table(report, "memcached size and traffic", SizeColumns, caption: true)];
+        if (report.Passes.Any(p => p.Fault is not null))
+        {
+            tables.Add(Table(report, "Fault: one server killed and restarted", FaultColumns));
+        }
+
+        return tables;
     }
 
     /// <summary>Returns the result tables as Markdown, followed by the machine line.</summary>
@@ -69,7 +91,8 @@ internal static class ReportWriter
     {
         ArgumentNullException.ThrowIfNull(report);
         var text = new StringBuilder();
-        foreach (Column[] columns in new[] { SpeedColumns, SizeColumns })
+        bool faults = report.Passes.Any(p => p.Fault is not null);
+        foreach (Column[] columns in faults ? new[] { SpeedColumns, SizeColumns, FaultColumns } : new[] { SpeedColumns, SizeColumns })
         {
             text.Append("| ").AppendJoin(" | ", columns.Select(c => c.Header)).AppendLine(" |");
             text.Append('|').AppendJoin('|', columns.Select(c => c.Header == "Contender" ? "---" : "---:")).AppendLine("|");
@@ -79,6 +102,17 @@ internal static class ReportWriter
             }
 
             text.AppendLine();
+        }
+
+        foreach (PassResult pass in report.Passes.Where(p => p.Server.Unavailable.Count > 0 || p.Server.Restarted.Count > 0))
+        {
+            text.AppendLine(CultureInfo.InvariantCulture, $"- {pass.Contender}: memcached stats {(pass.Server.Unavailable.Count > 0 ? $"unavailable for {string.Join(", ", pass.Server.Unavailable)} (down when read at the end of the pass)" : string.Empty)}{(pass.Server.Restarted.Count > 0 ? $"counted since the restart of {string.Join(", ", pass.Server.Restarted)}" : string.Empty)}.");
+        }
+
+        if (faults)
+        {
+            text.AppendLine();
+            AppendTimelines(text, report);
         }
 
         text.AppendLine(CultureInfo.InvariantCulture, $"{report.Started:yyyy-MM-dd HH:mm} UTC; {report.Machine}; load average {report.LoadAverage}; memcached {report.Servers}.");
@@ -136,6 +170,30 @@ internal static class ReportWriter
         ToChart(report).Save(stem + ".svg");
         return [stem + ".json", stem + ".md", stem + ".svg"];
     }
+
+    /// <summary>Each faulted pass second by second: the outage and the recovery as they happened.</summary>
+    private static void AppendTimelines(StringBuilder text, LoadTestReport report)
+    {
+        foreach (PassResult pass in report.Passes.Where(p => p.Fault is not null))
+        {
+            text.AppendLine(CultureInfo.InvariantCulture, $"{pass.Contender}, second by second ({string.Join("; ", pass.Fault!.Events)}):");
+            text.AppendLine();
+            text.AppendLine("| s | ops | hits | misses | hit % | failed sets | errors |");
+            text.AppendLine("|---:|---:|---:|---:|---:|---:|---:|");
+            foreach (TimelineSecond second in pass.Timeline)
+            {
+                long gets = second.Hits + second.Misses;
+                text.AppendLine(CultureInfo.InvariantCulture,
+                    $"| {second.Second} | {N(second.Operations)} | {N(second.Hits)} | {N(second.Misses)} | {(gets == 0 ? "-" : Percent((double)second.Hits / gets))} | {N(second.StoreFailures)} | {N(second.Errors)} |");
+            }
+
+            text.AppendLine();
+        }
+    }
+
+    private static string S(double? seconds) => seconds is double s ? s.ToString("0.0", CultureInfo.InvariantCulture) : "-";
+
+    private static string Percent(double? ratio) => ratio is double r ? (100 * r).ToString("0", CultureInfo.InvariantCulture) : "-";
 
     private static Table Table(LoadTestReport report, string title, Column[] columns, bool caption = false)
     {

@@ -16,14 +16,14 @@ internal static class ContenderPass
     /// <summary>Runs the pass.</summary>
     /// <param name="contender">The contender.</param>
     /// <param name="passIndex">The pass's number in the run (its keys get their own prefix).</param>
-    /// <param name="servers">The memcached servers (<c>host:port</c>).</param>
+    /// <param name="servers">The memcached servers; the fault mode kills and restarts the last one.</param>
     /// <param name="settings">The run's settings.</param>
     /// <param name="mix">The values.</param>
     /// <param name="progress">The pass's counters and clock, watched by the progress display.</param>
     /// <param name="cancellationToken">Ctrl+C: the users stop, and the pass reports what it did as not completed.</param>
     /// <returns>The figures.</returns>
     public static async Task<PassResult> RunAsync(
-        Contender contender, int passIndex, IReadOnlyList<string> servers, LoadTestSettings settings, ValueMix mix, PassProgress progress, CancellationToken cancellationToken)
+        Contender contender, int passIndex, ServerSet servers, LoadTestSettings settings, ValueMix mix, PassProgress progress, CancellationToken cancellationToken)
     {
         PassCounters counters = progress.Counters;
         var options = new MemcachedClientOptions
@@ -31,8 +31,9 @@ internal static class ContenderPass
             OperationTimeout = OperationTimeout,
             MaxValueSize = settings.MaxItemBytes,
             Transcoder = new MeasuringTranscoder(contender.Transcoder, counters.ItemSizes),
+            AutoEject = settings.AutoEject,
         };
-        foreach (string endpoint in servers)
+        foreach (string endpoint in servers.Endpoints)
         {
             options.Servers.Add(endpoint);
         }
@@ -88,7 +89,11 @@ internal static class ContenderPass
 
         using Process self = Process.GetCurrentProcess();
         TimeSpan cpuBefore = self.TotalProcessorTime;
+        FaultInjector? fault = settings.KillNodeAt is null ? null : new FaultInjector(servers, settings, progress);
+        using var usersDone = new CancellationTokenSource();
         progress.Start();
+        counters.StartTimeline();
+        Task faultTask = fault?.RunAsync(usersDone.Token) ?? Task.CompletedTask;
         Task[] users = new Task[settings.Users];
         for (int u = 0; u < users.Length; u++)
         {
@@ -110,6 +115,8 @@ internal static class ContenderPass
         }
 
         progress.Stop();
+        await usersDone.CancelAsync().ConfigureAwait(false);
+        await faultTask.ConfigureAwait(false);
         self.Refresh();
         TimeSpan cpu = self.TotalProcessorTime - cpuBefore;
         double seconds = progress.Elapsed.TotalSeconds;
@@ -122,6 +129,8 @@ internal static class ContenderPass
             server = (await ServerStats.ReadAsync(client, statsTimeout.Token).ConfigureAwait(false)).Since(before);
         }
 
+        // The next pass starts with every server up; the stats above were taken first, so they show the down server as unavailable.
+        fault?.RestoreAfterPass();
         if (tooManyErrors)
         {
             failure ??= "stopped early: more than half of the operations failed";
@@ -131,7 +140,9 @@ internal static class ContenderPass
         failure ??= counters.Errors > 0 ? $"{counters.Errors:N0} operations failed"
             : counters.Corruptions > 0 ? $"{counters.Corruptions:N0} corruptions"
             : operations == 0 ? "no operation was done"
+            : fault is null && counters.StoreFailures > 0 ? $"{counters.StoreFailures:N0} sets failed: a server failed"
             : null;
+        IReadOnlyList<TimelineSecond> timeline = counters.Timeline(seconds);
 
         return new PassResult
         {
@@ -145,6 +156,7 @@ internal static class ContenderPass
             Hits = counters.Hits,
             Misses = counters.Misses,
             Errors = counters.Errors,
+            StoreFailures = counters.StoreFailures,
             Corruptions = counters.Corruptions,
             OperationsPerSecond = seconds > 0 ? Math.Round(operations / seconds, 1) : 0,
             RequestsPerMinute = seconds > 0 ? Math.Round(operations / seconds * 60) : 0,
@@ -160,6 +172,10 @@ internal static class ContenderPass
             ServerBytesPerItem = server.CurrentItems > 0 ? Math.Round((double)server.Bytes / server.CurrentItems, 1) : 0,
             ItemSizeBytes = Distribution.Of(counters.ItemSizes),
             WarmUp = warmUp,
+            Timeline = timeline,
+            Fault = fault?.KilledAt is double killedAt
+                ? FaultSummary.Of(servers.Endpoints[fault.Index], fault.Events, killedAt, fault.RestartedAt, timeline)
+                : null,
             ErrorSamples = [.. counters.ErrorSamples],
             CorruptionSamples = [.. counters.CorruptionSamples],
         };

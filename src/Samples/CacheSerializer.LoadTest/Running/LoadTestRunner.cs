@@ -80,6 +80,10 @@ internal static class LoadTestRunner
         display.Message(settings.Operations is long ops
             ? $"{contenders.Count} contenders, {ops:N0} operations each, {settings.Users} users, {settings.Keys:N0} keys, {settings.ReadRatio:P0} gets"
             : $"{contenders.Count} contenders, {settings.Duration.TotalSeconds:0.#} s each, {settings.Users} users, {settings.Keys:N0} keys, {settings.ReadRatio:P0} gets");
+        if (settings.KillNodeAt is TimeSpan killAt)
+        {
+            display.Message($"fault mode: {servers.Endpoints[^1]} is killed {killAt.TotalSeconds:0.#} s into each pass and restarted {settings.RestartNodeAfter.TotalSeconds:0.#} s later; auto-eject {(settings.AutoEject ? "on" : "off")}");
+        }
 
         double? loadAtStart = RunReadability.ReadLoadAverage();
         var passes = new List<PassResult>();
@@ -94,7 +98,7 @@ internal static class LoadTestRunner
             int passIndex = i;
             var progress = new PassProgress(i < contenders.Count ? contender.Name : $"{contender.Name} (repeat)", new PassCounters(), settings.Duration, settings.Operations);
             ValueMix contenderMix = mix.For(contender.Input);
-            Task<PassResult> pass = Task.Run(() => ContenderPass.RunAsync(contender, passIndex, servers.Endpoints, settings, contenderMix, progress, cancellationToken), CancellationToken.None);
+            Task<PassResult> pass = Task.Run(() => ContenderPass.RunAsync(contender, passIndex, servers, settings, contenderMix, progress, cancellationToken), CancellationToken.None);
             try
             {
                 PassResult result = await display.TrackAsync(progress, pass).ConfigureAwait(false);

@@ -1,5 +1,7 @@
 using System.Collections.Concurrent;
+using System.Diagnostics;
 using CacheSerializer.LoadTest.Measuring;
+using CacheSerializer.LoadTest.Results;
 
 namespace CacheSerializer.LoadTest.Running;
 
@@ -17,7 +19,12 @@ internal sealed class PassCounters
     private long _misses;
     private long _errors;
     private long _corruptions;
+    private long _storeFailures;
     private int _stamp;
+    private long _startTimestamp = Stopwatch.GetTimestamp();
+
+    // Per second of the pass: operations, hits, misses, store failures, errors (a pass is at most an hour long).
+    private readonly long[,] _timeline = new long[3601, 5];
 
     /// <summary>Gets the operations done (gets and sets, failed ones included).</summary>
     public long Operations => Interlocked.Read(ref _operations);
@@ -39,6 +46,9 @@ internal sealed class PassCounters
 
     /// <summary>Gets the reads that returned something other than what was last written, or could not be read back.</summary>
     public long Corruptions => Interlocked.Read(ref _corruptions);
+
+    /// <summary>Gets the sets that returned <c>ServerFailure</c>: their server was down or failed (the client's default policy).</summary>
+    public long StoreFailures => Interlocked.Read(ref _storeFailures);
 
     /// <summary>Gets the latency of every operation, in microseconds.</summary>
     public ValueHistogram Latency { get; } = new();
@@ -62,6 +72,25 @@ internal sealed class PassCounters
     /// <returns>1, 2, 3, ...</returns>
     public int NextStamp() => Interlocked.Increment(ref _stamp);
 
+    /// <summary>Starts the timeline's clock: second 0 begins now (when the users start).</summary>
+    public void StartTimeline() => Interlocked.Exchange(ref _startTimestamp, Stopwatch.GetTimestamp());
+
+    /// <summary>Returns the timeline up to <paramref name="seconds"/>: what happened in each second of the pass.</summary>
+    /// <param name="seconds">The pass's length in seconds.</param>
+    /// <returns>One entry per second.</returns>
+    public IReadOnlyList<TimelineSecond> Timeline(double seconds)
+    {
+        int count = Math.Min((int)Math.Ceiling(seconds), _timeline.GetLength(0));
+        var timeline = new TimelineSecond[count];
+        for (int i = 0; i < count; i++)
+        {
+            timeline[i] = new TimelineSecond(i, Interlocked.Read(ref _timeline[i, 0]), Interlocked.Read(ref _timeline[i, 1]), Interlocked.Read(ref _timeline[i, 2]),
+                Interlocked.Read(ref _timeline[i, 3]), Interlocked.Read(ref _timeline[i, 4]));
+        }
+
+        return timeline;
+    }
+
     /// <summary>Counts a get.</summary>
     /// <param name="microseconds">Its latency.</param>
     /// <param name="hit">Whether it found a value.</param>
@@ -72,16 +101,24 @@ internal sealed class PassCounters
         Interlocked.Increment(ref hit ? ref _hits : ref _misses);
         Latency.Record(microseconds);
         GetLatency.Record(microseconds);
+        Tick(hit ? 1 : 2);
     }
 
-    /// <summary>Counts a set that the server answered.</summary>
+    /// <summary>Counts a set that the server answered, or whose server failed (<paramref name="serverFailure"/>).</summary>
     /// <param name="microseconds">Its latency.</param>
-    public void Set(long microseconds)
+    /// <param name="serverFailure">Whether the client returned <c>ServerFailure</c>.</param>
+    public void Set(long microseconds, bool serverFailure = false)
     {
         Interlocked.Increment(ref _operations);
         Interlocked.Increment(ref _sets);
         Latency.Record(microseconds);
         SetLatency.Record(microseconds);
+        if (serverFailure)
+        {
+            Interlocked.Increment(ref _storeFailures);
+        }
+
+        Tick(serverFailure ? 3 : -1);
     }
 
     /// <summary>Counts a failed operation.</summary>
@@ -92,6 +129,22 @@ internal sealed class PassCounters
         if (Interlocked.Increment(ref _errors) <= MaxSamples)
         {
             _errorSamples.Enqueue(message);
+        }
+
+        Tick(4);
+    }
+
+    /// <summary>Counts one operation in the current second, and one of its kind (-1: nothing more).</summary>
+    private void Tick(int kind)
+    {
+        long second = (long)Stopwatch.GetElapsedTime(Interlocked.Read(ref _startTimestamp)).TotalSeconds;
+        if (second < _timeline.GetLength(0))
+        {
+            Interlocked.Increment(ref _timeline[second, 0]);
+            if (kind > 0)
+            {
+                Interlocked.Increment(ref _timeline[second, kind]);
+            }
         }
     }
 

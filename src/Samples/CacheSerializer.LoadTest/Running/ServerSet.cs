@@ -10,6 +10,10 @@ internal sealed class ServerSet : IDisposable
     private readonly List<MemcachedServer> _started = [];
     private int _disposed;
 
+    private MemcachedServer Started(int index) => StartedHere
+        ? _started[index]
+        : throw new InvalidOperationException("the fault mode only kills and restarts servers the run started itself");
+
     private ServerSet(IReadOnlyList<string> endpoints, bool startedHere)
     {
         Endpoints = endpoints;
@@ -71,6 +75,23 @@ internal sealed class ServerSet : IDisposable
         if (!portOk || !loopback)
         {
             throw new ArgumentException($"--servers: '{server}' must be host:port with a loopback host (127.0.0.1, [::1] or localhost); the load test only talks to this machine.");
+        }
+    }
+
+    /// <summary>Kills (SIGKILL) a server started here, as a crash would: the fault mode's outage.</summary>
+    /// <param name="index">The server's index in <see cref="Endpoints"/>.</param>
+    /// <exception cref="InvalidOperationException">The servers were given, not started here.</exception>
+    public void Kill(int index) => Started(index).Kill();
+
+    /// <summary>Starts a killed server again on its port, empty; does nothing when it is running.</summary>
+    /// <param name="index">The server's index in <see cref="Endpoints"/>.</param>
+    /// <exception cref="InvalidOperationException">The servers were given, not started here, or memcached did not start.</exception>
+    public void Restart(int index)
+    {
+        MemcachedServer server = Started(index);
+        if (!server.IsRunning)
+        {
+            server.Restart();
         }
     }
 

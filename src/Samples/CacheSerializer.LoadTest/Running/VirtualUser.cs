@@ -96,13 +96,21 @@ internal sealed class VirtualUser(MemcachedClient client, ValueMix mix, KeyState
         try
         {
             MemcachedStoreResult result = await shape.WriteAsync(client, key, variant, stamp, cancellationToken).ConfigureAwait(false);
-            counters.Set(Microseconds(start));
             if (result == MemcachedStoreResult.Stored)
             {
+                counters.Set(Microseconds(start));
                 state.Stored(variant, stamp);
+            }
+            else if (result == MemcachedStoreResult.ServerFailure)
+            {
+                // The server failed (the client's default policy returns this instead of throwing): the set may have
+                // been applied before its connection broke, so a later read may return it.
+                counters.Set(Microseconds(start), serverFailure: true);
+                state.Uncertain(variant, stamp);
             }
             else
             {
+                counters.Set(Microseconds(start));
                 counters.Error($"set {key}: {result}");
                 state.Uncertain(variant, stamp);
             }

@@ -23,6 +23,40 @@ public sealed class LoadTestCommandTests
         Assert.Empty(settings.Contenders);
         Assert.Empty(settings.Servers);
         Assert.False(settings.Short);
+        Assert.Null(settings.KillNodeAt);
+        Assert.Equal(TimeSpan.FromSeconds(10), settings.RestartNodeAfter);
+        Assert.False(settings.AutoEject);
+    }
+
+    [Fact]
+    public void ToSettings_FaultMode_KillRestartAndAutoEject()
+    {
+        LoadTestSettings settings = Settings("--nodes", "3", "--duration", "30", "--kill-node-at", "12s", "--restart-node-after", "8", "--auto-eject");
+
+        Assert.Equal(TimeSpan.FromSeconds(12), settings.KillNodeAt);
+        Assert.Equal(TimeSpan.FromSeconds(8), settings.RestartNodeAfter);
+        Assert.True(settings.AutoEject);
+        settings.Validate();
+    }
+
+    [Fact]
+    public void Parse_KillNodeAtNotADuration_ReportsAnErrorNamingTheOption()
+    {
+        ParseResult result = LoadTestCommand.Create().Parse(["--kill-node-at", "later"]);
+
+        Assert.Contains(result.Errors, e => e.Message.Contains("--kill-node-at: 'later' is not a duration", StringComparison.Ordinal));
+    }
+
+    [Theory]
+    [InlineData("--kill-node-at 90s", "--kill-node-at is 00:01:30; it must be above 0 and within the pass (00:01:00).")]
+    [InlineData("--kill-node-at 10s --servers 127.0.0.1:11211", "--kill-node-at needs servers the run starts itself (--nodes); it never kills servers given with --servers.")]
+    [InlineData("--kill-node-at 10s --restart-node-after 0", "--restart-node-after is 00:00:00; it must be above 0 and at most 1 hour.")]
+    public void Validate_FaultModeOutOfRange_ThrowsNamingTheOption(string args, string message)
+    {
+        LoadTestSettings settings = Settings(args.Split(' '));
+
+        ArgumentException error = Assert.Throws<ArgumentException>(settings.Validate);
+        Assert.Equal(message, error.Message);
     }
 
     [Fact]

@@ -13,11 +13,13 @@ public sealed class FakeMemcachedServer : IDisposable
     private readonly List<Socket> _accepted = [];
     private readonly Behaviour _behaviour;
     private readonly TimeSpan _delay;
+    private readonly long _declaredLength;
 
-    private FakeMemcachedServer(Behaviour behaviour, TimeSpan delay)
+    private FakeMemcachedServer(Behaviour behaviour, TimeSpan delay, long declaredLength = 0)
     {
         _behaviour = behaviour;
         _delay = delay;
+        _declaredLength = declaredLength;
         _listener = new TcpListener(IPAddress.Loopback, 0);
         _listener.Start();
         _ = AcceptLoopAsync();
@@ -30,6 +32,7 @@ public sealed class FakeMemcachedServer : IDisposable
         WrongOpaque,
         AnswerTwice,
         ServerError,
+        HugeValue,
     }
 
     /// <summary>Gets the server as <c>127.0.0.1:port</c>.</summary>
@@ -61,6 +64,11 @@ public sealed class FakeMemcachedServer : IDisposable
 
     /// <summary>Answers every command with <c>SERVER_ERROR test failure</c> (and <c>mn</c> with <c>MN</c>), skipping data blocks.</summary>
     public static FakeMemcachedServer AnsweringServerError() => new(Behaviour.ServerError, TimeSpan.Zero);
+
+    /// <summary>Answers every request with a hit whose header declares a value of <paramref name="length"/> bytes, followed
+    /// by 64 KiB of the value and then nothing: a reply no real memcached sends (its item size limit is at most 1 GiB and
+    /// it sends what it declares).</summary>
+    public static FakeMemcachedServer DeclaringValueOf(long length) => new(Behaviour.HugeValue, TimeSpan.Zero, length);
 
     /// <summary>Stops listening and closes every accepted connection.</summary>
     public void Dispose()
@@ -140,7 +148,12 @@ public sealed class FakeMemcachedServer : IDisposable
                     }
 
                     string opaque = line.Split(' ').FirstOrDefault(t => t.StartsWith('O')) ?? "O0";
-                    if (_behaviour == Behaviour.AnswerMissLate)
+                    if (_behaviour == Behaviour.HugeValue)
+                    {
+                        await socket.SendAsync(Encoding.ASCII.GetBytes($"VA {_declaredLength} f0 {opaque}\r\n"), SocketFlags.None, _stop.Token);
+                        await socket.SendAsync(new byte[64 * 1024], SocketFlags.None, _stop.Token);
+                    }
+                    else if (_behaviour == Behaviour.AnswerMissLate)
                     {
                         await Task.Delay(_delay, _stop.Token);
                         await socket.SendAsync(Encoding.ASCII.GetBytes($"EN {opaque}\r\n"), SocketFlags.None, _stop.Token);

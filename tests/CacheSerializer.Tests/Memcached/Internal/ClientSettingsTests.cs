@@ -36,13 +36,50 @@ public class ClientSettingsTests
     }
 
     [Fact]
-    public void Create_DuplicateServer_NamesServers()
+    public void Create_DuplicateServer_NamesBothEntriesAndTheFix()
     {
         var options = new MemcachedClientOptions { Servers = { "127.0.0.1:11211", "127.0.0.1" } };
 
         var ex = Assert.Throws<MemcachedConfigurationException>(() => ClientSettings.Create(options));
 
-        Assert.Contains("listed twice", ex.Message, StringComparison.Ordinal);
+        Assert.Equal("MemcachedClientOptions.Servers[1] '127.0.0.1' is the same server as Servers[0] ('127.0.0.1:11211'); remove one of them.", ex.Message);
+    }
+
+    public static TheoryData<string[], string> ServerProblems => new()
+    {
+        { ["http://127.0.0.1:11211"], "MemcachedClientOptions.Servers[0] 'http://127.0.0.1:11211' has a URL scheme; write host:port without 'http://' (for example 127.0.0.1:11211, cache-1:11211 or [::1]:11211)." },
+        { ["127.0.0.1:11211", " "], "MemcachedClientOptions.Servers[1] is empty; remove the entry or write host:port (for example 127.0.0.1:11211)." },
+        { ["127.0.0.1:70000"], "MemcachedClientOptions.Servers[0] '127.0.0.1:70000' has an invalid port '70000'; use a number from 1 to 65535 (memcached listens on 11211 by default)." },
+        { ["127.0.0.1:0"], "MemcachedClientOptions.Servers[0] '127.0.0.1:0' has an invalid port '0'; use a number from 1 to 65535 (memcached listens on 11211 by default)." },
+        { ["::1:11211"], "MemcachedClientOptions.Servers[0] '::1:11211' looks like an IPv6 address; write it in brackets, [address]:port (for example [::1]:11211)." },
+        { ["host:11211 zero"], "MemcachedClientOptions.Servers[0] 'host:11211 zero' has a weight 'zero' that is not a positive integer; write host:port weight (for example 127.0.0.1:11211 2) or leave the weight out." },
+        { [":11211"], "MemcachedClientOptions.Servers[0] ':11211' has no host; write host:port (for example 127.0.0.1:11211, cache-1:11211 or [::1]:11211)." },
+        { [], "MemcachedClientOptions.Servers is empty; add at least one server as host:port (for example 127.0.0.1:11211)." },
+    };
+
+    [Theory]
+    [MemberData(nameof(ServerProblems))]
+    public void Create_BadServerList_MessageNamesTheEntryAndTheFix(string[] servers, string message)
+    {
+        var options = new MemcachedClientOptions();
+        foreach (string server in servers)
+        {
+            options.Servers.Add(server);
+        }
+
+        var ex = Assert.Throws<MemcachedConfigurationException>(() => ClientSettings.Create(options));
+
+        Assert.Equal(message, ex.Message);
+    }
+
+    [Fact]
+    public void Validate_SeveralProblems_ReportsEveryOne()
+    {
+        var options = new MemcachedClientOptions { Servers = { "http://a:1", "a:1", "a:1" }, ConnectionsPerServer = 0, OperationTimeout = TimeSpan.Zero };
+
+        string[] problems = ClientSettings.Validate(options, out _).Select(p => p.PropertyName).ToArray();
+
+        Assert.Equal(["Servers", "Servers", "ConnectionsPerServer", "OperationTimeout"], problems);
     }
 
     [Theory]

@@ -16,6 +16,11 @@ internal static class MetaReplyParser
     /// <summary>Larger than any item memcached stores (its -I limit tops out at 1 GiB).</summary>
     internal const int MaxDataLength = 1024 * 1024 * 1024;
 
+    /// <summary>How far a reply's value may exceed <see cref="MemcachedClientOptions.MaxValueSize"/> before the
+    /// connection calls it a protocol error: the client never stores more, so a larger claim is garbage or another
+    /// writer's item, and is refused before it is allocated.</summary>
+    internal const int ReplyMargin = 1024;
+
     /// <summary>Reads one text line (without CRLF).</summary>
     internal static bool TryReadLine(ReadOnlySpan<byte> buffer, out ReadOnlySpan<byte> line, out int consumed)
     {
@@ -86,22 +91,30 @@ internal static class MetaReplyParser
         return true;
     }
 
-    /// <summary>How many bytes the reply starting the buffer needs in all, when its line is complete; otherwise 0.</summary>
-    internal static int RequiredLength(ReadOnlySpan<byte> buffer)
+    /// <summary>How many bytes the reply starting the buffer needs in all, when it is a <c>VA</c> whose line is complete;
+    /// otherwise 0.</summary>
+    /// <remarks>The connection asks this before it hands bytes to a request and before it grows its buffer, so a reply
+    /// that merely claims a huge value is refused before anything is allocated for it.</remarks>
+    /// <exception cref="ProtocolViolationException">The declared length is above <paramref name="maxDataLength"/>.</exception>
+    internal static int RequiredLength(ReadOnlySpan<byte> buffer, int maxDataLength)
     {
         if (buffer.Length < 3 || buffer[0] != (byte)'V' || buffer[1] != (byte)'A' || buffer[2] != (byte)' ')
         {
             return 0;
         }
 
-        int lf = buffer.IndexOf((byte)'\n');
-        if (lf < 0)
+        int lf = buffer[..Math.Min(buffer.Length, MaxLineLength + 2)].IndexOf((byte)'\n');
+        if (lf < 0 || !Utf8Parser.TryParse(buffer[3..lf], out long size, out _) || size < 0)
         {
-            return 0;
+            return 0; // an incomplete line waits for more bytes; a malformed one is TryRead's to report
         }
 
-        ReadOnlySpan<byte> rest = buffer[3..];
-        return Utf8Parser.TryParse(rest, out int size, out _) && size is >= 0 and <= MaxDataLength ? lf + 1 + size + 2 : 0;
+        if (size > maxDataLength)
+        {
+            throw new ProtocolViolationException($"a VA reply declares a {size}-byte value, above the {maxDataLength}-byte limit of this connection (MemcachedClientOptions.MaxValueSize plus {ReplyMargin} bytes); nothing was read into memory for it");
+        }
+
+        return lf + 1 + (int)size + 2;
     }
 
     private static MetaReplyCode ParseCode(ReadOnlySpan<byte> line)

@@ -1,5 +1,6 @@
 using System.Buffers;
 using System.Buffers.Text;
+using CacheSerializer.Memcached.Internal.Requests;
 
 namespace CacheSerializer.Memcached.Internal.Protocol;
 
@@ -10,13 +11,6 @@ namespace CacheSerializer.Memcached.Internal.Protocol;
 /// </remarks>
 internal static class MetaWriter
 {
-    /// <summary>Meta set modes (<c>M</c> flag): <c>S</c>et, add (<c>E</c>), <c>R</c>eplace, <c>A</c>ppend, <c>P</c>repend.</summary>
-    internal const byte ModeSet = (byte)'S';
-    internal const byte ModeAdd = (byte)'E';
-    internal const byte ModeReplace = (byte)'R';
-    internal const byte ModeAppend = (byte)'A';
-    internal const byte ModePrepend = (byte)'P';
-
     private static ReadOnlySpan<byte> Crlf => "\r\n"u8;
 
     /// <summary><c>mg &lt;key&gt; [b] [v f] [c] [t] [T&lt;ttl&gt;] [q] O&lt;opaque&gt;</c>; <c>touchTtl</c> is a new TTL to set on a hit, or -1 for none.</summary>
@@ -56,7 +50,7 @@ internal static class MetaWriter
     }
 
     /// <summary><c>ms &lt;key&gt; &lt;len&gt; [b] F&lt;flags&gt; T&lt;ttl&gt; M&lt;mode&gt; [C&lt;cas&gt;] O&lt;opaque&gt;</c> and the data block.</summary>
-    internal static void WriteSet(IBufferWriter<byte> writer, in MemcachedKey key, byte mode, uint flags, long ttl, ulong cas, ReadOnlySpan<byte> value, uint opaque)
+    internal static void WriteSet(IBufferWriter<byte> writer, in MemcachedKey key, StoreMode mode, uint flags, long ttl, ulong cas, ReadOnlySpan<byte> value, uint opaque)
     {
         var w = new Cursor(writer, key.Wire.Length + 128);
         w.Ascii("ms "u8);
@@ -65,10 +59,10 @@ internal static class MetaWriter
         w.Number(flags);
         w.Ascii(" T"u8);
         w.Number((ulong)ttl);
-        if (mode != ModeSet)
+        if (mode != StoreMode.Set)
         {
             w.Ascii(" M"u8);
-            w.Byte(mode);
+            w.Byte(ModeLetter(mode));
         }
 
         if (cas != 0)
@@ -127,6 +121,16 @@ internal static class MetaWriter
         writer.Write(line);
         writer.Write(Crlf);
     }
+
+    /// <summary>The meta set mode flag (<c>M</c>): add is <c>E</c>, the others their initial (doc/protocol.txt, "Meta Set").</summary>
+    private static byte ModeLetter(StoreMode mode) => mode switch
+    {
+        StoreMode.Add => (byte)'E',
+        StoreMode.Replace => (byte)'R',
+        StoreMode.Append => (byte)'A',
+        StoreMode.Prepend => (byte)'P',
+        _ => (byte)'S',
+    };
 
     private static void WriteKey(ref Cursor w, in MemcachedKey key, ulong? dataLength = null)
     {

@@ -5,7 +5,7 @@ using CacheSerializer.Memcached.Internal.Protocol;
 namespace CacheSerializer.Memcached.Internal.Requests;
 
 /// <summary><c>ma</c>: increment or decrement, creating the counter with an initial value on a miss when asked.</summary>
-internal sealed class ArithmeticRequest : MemcachedRequest<ulong?>
+internal sealed class ArithmeticRequest : MetaRequest<ulong?>
 {
     private readonly MemcachedKey _key;
     private readonly bool _decrement;
@@ -24,20 +24,16 @@ internal sealed class ArithmeticRequest : MemcachedRequest<ulong?>
 
     internal override string Operation => _decrement ? "decr" : "incr";
 
+    private protected override string Command => "ma";
+
     internal override void Write(IBufferWriter<byte> writer) =>
         MetaWriter.WriteArithmetic(writer, _key, _decrement, _delta, _initial, _ttl, Opaque);
 
-    internal override bool TryParse(ReadOnlySpan<byte> buffer, out int consumed)
+    private protected override bool OnReply(in MetaReply reply)
     {
-        if (!MetaReplyParser.TryRead(buffer, out MetaReply reply, out consumed))
-        {
-            return false;
-        }
-
         switch (reply.Code)
         {
             case MetaReplyCode.Value:
-                reply.CheckOpaque(Opaque);
                 if (!Utf8Parser.TryParse(reply.Data, out ulong value, out int used) || used != reply.Data.Length)
                 {
                     throw new ProtocolViolationException($"the value of an ma reply is not a number ({reply.Data.Length} bytes)");
@@ -46,14 +42,10 @@ internal sealed class ArithmeticRequest : MemcachedRequest<ulong?>
                 Complete(value, "stored");
                 return true;
             case MetaReplyCode.NotFound or MetaReplyCode.NotStored:
-                reply.CheckOpaque(Opaque);
                 Complete(null, "not_found");
                 return true;
-            case MetaReplyCode.Error or MetaReplyCode.ClientError or MetaReplyCode.ServerError:
-                CompleteWithError(reply.LineText);
-                return true;
             default:
-                throw new ProtocolViolationException($"\"{reply.LineText}\" is not a reply to ma");
+                return false;
         }
     }
 }

@@ -4,7 +4,7 @@ using CacheSerializer.Memcached.Internal.Protocol;
 namespace CacheSerializer.Memcached.Internal.Requests;
 
 /// <summary>Commands on one key that answer yes or no: delete (<c>md</c>) and touch (<c>mg</c> with <c>T</c>, no value).</summary>
-internal sealed class KeyRequest : MemcachedRequest<bool>
+internal sealed class KeyRequest : MetaRequest<bool>
 {
     private readonly MemcachedKey _key;
     private readonly long _touchTtl;
@@ -16,6 +16,8 @@ internal sealed class KeyRequest : MemcachedRequest<bool>
     }
 
     internal override string Operation => _touchTtl >= 0 ? "touch" : "delete";
+
+    private protected override string Command => _touchTtl >= 0 ? "mg" : "md";
 
     internal static KeyRequest Delete(MemcachedKey key) => new(key, -1);
 
@@ -33,29 +35,19 @@ internal sealed class KeyRequest : MemcachedRequest<bool>
         }
     }
 
-    internal override bool TryParse(ReadOnlySpan<byte> buffer, out int consumed)
+    private protected override bool OnReply(in MetaReply reply)
     {
-        if (!MetaReplyParser.TryRead(buffer, out MetaReply reply, out consumed))
-        {
-            return false;
-        }
-
         switch (reply.Code)
         {
             case MetaReplyCode.Success:
-                reply.CheckOpaque(Opaque);
                 Complete(true, _touchTtl >= 0 ? "touched" : "deleted");
                 return true;
             case MetaReplyCode.NotFound or MetaReplyCode.Miss:
                 // md answers NF on a miss, mg (touch) answers EN; both echo the opaque (memcached 1.6.18).
-                reply.CheckOpaque(Opaque);
                 Complete(false, "not_found");
                 return true;
-            case MetaReplyCode.Error or MetaReplyCode.ClientError or MetaReplyCode.ServerError:
-                CompleteWithError(reply.LineText);
-                return true;
             default:
-                throw new ProtocolViolationException($"\"{reply.LineText}\" is not a reply to {(_touchTtl >= 0 ? "mg" : "md")}");
+                return false;
         }
     }
 }

@@ -19,8 +19,15 @@ internal abstract class MemcachedRequest
     /// <summary>Gets or sets the <see cref="System.Diagnostics.Stopwatch"/> timestamp when the request entered the awaiting-reply FIFO.</summary>
     internal long WrittenTimestamp { get; set; }
 
-    /// <summary>Gets the operation name used in messages and metrics (get, set, add, ...).</summary>
+    /// <summary>Gets the operation name used in messages, metrics and spans (get, set, add, ...).</summary>
     internal abstract string Operation { get; }
+
+    /// <summary>Gets how many keys the request carries (more than one for a batch).</summary>
+    internal virtual int BatchSize => 1;
+
+    /// <summary>Gets a value indicating whether <see cref="MemcachedClientOptions.OnServerFailure"/> applies: a server
+    /// failure is then returned as the request's failure result under <see cref="ServerFailurePolicy.Miss"/>.</summary>
+    internal virtual bool FollowsFailurePolicy => true;
 
     /// <summary>Gets the metrics outcome once the reply is parsed (hit, miss, stored, not_stored, ...).</summary>
     internal string Outcome { get; private protected set; } = "error";
@@ -44,12 +51,16 @@ internal abstract class MemcachedRequest
 /// <summary>A request whose caller awaits a <typeparamref name="TResult"/>.</summary>
 internal abstract class MemcachedRequest<TResult> : MemcachedRequest
 {
-    // Continuations run on the thread pool, never inline on the connection's read loop, so no caller can stall it.
+    // Continuations run on the thread pool, never inline on the connection's read thread, so no caller can stall it.
     private readonly TaskCompletionSource<TResult> _completion = new(TaskCreationOptions.RunContinuationsAsynchronously);
 
     internal Task<TResult> Task => _completion.Task;
 
     internal override bool IsCompleted => _completion.Task.IsCompleted;
+
+    /// <summary>Gets what the call returns when its server fails and <see cref="ServerFailurePolicy.Miss"/> applies:
+    /// a miss, false, null, or <see cref="MemcachedStoreResult.ServerFailure"/>; never an exception.</summary>
+    internal virtual TResult FailureResult => default!;
 
     internal override void Fail(Exception exception) => _completion.TrySetException(exception);
 
@@ -61,15 +72,13 @@ internal abstract class MemcachedRequest<TResult> : MemcachedRequest
         _completion.TrySetResult(result);
     }
 
+    /// <summary>Fails the call with the error a <c>SERVER_ERROR</c>, <c>CLIENT_ERROR</c> or <c>ERROR</c> line means for it.</summary>
     private protected void CompleteWithError(string line)
     {
         Outcome = "error";
-        _completion.TrySetException(ThrowHelper.ErrorReply(Server, Operation, line));
+        _completion.TrySetException(ErrorFor(line));
     }
 
-    private protected void CompleteWithException(Exception exception)
-    {
-        Outcome = "error";
-        _completion.TrySetException(exception);
-    }
+    /// <summary>The exception an error line means for this request; a store overrides it for "object too large".</summary>
+    private protected virtual MemcachedException ErrorFor(string line) => ThrowHelper.ErrorReply(Server, Operation, line);
 }

@@ -17,13 +17,18 @@ internal sealed class MultiGetRequest : MemcachedRequest<GetReply[]>
     private int _hits;
     private string? _error;
 
-    internal MultiGetRequest(IReadOnlyList<MemcachedKey> keys)
+    private readonly bool _pooled;
+
+    internal MultiGetRequest(IReadOnlyList<MemcachedKey> keys, bool pooled = false)
     {
         _keys = keys;
+        _pooled = pooled;
         _results = new GetReply[keys.Count];
     }
 
     internal override string Operation => "get_many";
+
+    internal override int BatchSize => _keys.Count;
 
     internal override void Write(IBufferWriter<byte> writer)
     {
@@ -52,7 +57,7 @@ internal sealed class MultiGetRequest : MemcachedRequest<GetReply[]>
                 }
 
                 _lastIndex = index;
-                _results[index] = new GetReply(new CacheItem(reply.GetFlags(), new ArraySegment<byte>(reply.Data.ToArray())), 0, -1);
+                _results[index] = new GetReply(new CacheItem(reply.GetFlags(), GetReply.Copy(reply.Data, _pooled)), 0, -1, _pooled);
                 _hits++;
                 return false;
             case MetaReplyCode.Noop:

@@ -32,6 +32,11 @@ internal sealed class TextRequest : MemcachedRequest<IReadOnlyDictionary<string,
         _ => "noop",
     };
 
+    /// <summary>Gets a value indicating whether a server failure may be returned rather than thrown: yes for stats
+    /// (the failed server is left out of the result), never for flush_all (a flush that did not happen must be known)
+    /// nor for the health probe.</summary>
+    internal override bool FollowsFailurePolicy => _kind == Kind.Stats;
+
     internal static TextRequest Stats() => new(Kind.Stats);
 
     internal static TextRequest FlushAll() => new(Kind.FlushAll);

@@ -101,7 +101,16 @@ public class MetaReplyParserTests
     [Fact]
     public void RequiredLength_LargeValueHeader_IsLinePlusDataPlusCrlf()
     {
-        Assert.Equal(15 + 1_000_000 + 2, MetaReplyParser.RequiredLength(Bytes("VA 1000000 O1\r\nxx")));
-        Assert.Equal(0, MetaReplyParser.RequiredLength(Bytes("VA 1000000 O1")));
+        Assert.Equal(15 + 1_000_000 + 2, MetaReplyParser.RequiredLength(Bytes("VA 1000000 O1\r\nxx"), 1_000_000));
+        Assert.Equal(0, MetaReplyParser.RequiredLength(Bytes("VA 1000000 O1"), 1_000_000));
+        Assert.Equal(0, MetaReplyParser.RequiredLength(Bytes("HD O1\r\n"), 10));
+    }
+
+    [Fact]
+    public void RequiredLength_DeclaredLengthAboveTheLimit_IsAProtocolViolationNamingBoth()
+    {
+        var ex = Assert.Throws<ProtocolViolationException>(() => MetaReplyParser.RequiredLength(Bytes("VA 1073741824 f0 O1\r\n"), 1_049_600));
+
+        Assert.Equal("a VA reply declares a 1073741824-byte value, above the 1049600-byte limit of this connection (MemcachedClientOptions.MaxValueSize plus 1024 bytes); nothing was read into memory for it", ex.Message);
     }
 }

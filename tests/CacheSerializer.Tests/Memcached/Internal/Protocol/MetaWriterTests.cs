@@ -2,6 +2,7 @@ using System.Buffers;
 using System.Text;
 using CacheSerializer.Memcached.Internal;
 using CacheSerializer.Memcached.Internal.Protocol;
+using CacheSerializer.Memcached.Internal.Requests;
 
 namespace CacheSerializer.Tests.Memcached.Internal.Protocol;
 
@@ -43,29 +44,29 @@ public class MetaWriterTests
     [Fact]
     public void WriteSet_Set_HasLengthFlagsTtlAndDataBlock()
     {
-        Assert.Equal("ms foo 2 F4294967295 T60 O9\r\nhi\r\n", Written(w => MetaWriter.WriteSet(w, Key("foo"), MetaWriter.ModeSet, uint.MaxValue, 60, 0, "hi"u8, 9)));
+        Assert.Equal("ms foo 2 F4294967295 T60 O9\r\nhi\r\n", Written(w => MetaWriter.WriteSet(w, Key("foo"), StoreMode.Set, uint.MaxValue, 60, 0, "hi"u8, 9)));
     }
 
     [Theory]
-    [InlineData(MetaWriter.ModeAdd, "ME")]
-    [InlineData(MetaWriter.ModeReplace, "MR")]
-    [InlineData(MetaWriter.ModeAppend, "MA")]
-    [InlineData(MetaWriter.ModePrepend, "MP")]
-    public void WriteSet_Modes_WriteModeFlag(byte mode, string flag)
+    [InlineData(nameof(StoreMode.Add), "ME")]
+    [InlineData(nameof(StoreMode.Replace), "MR")]
+    [InlineData(nameof(StoreMode.Append), "MA")]
+    [InlineData(nameof(StoreMode.Prepend), "MP")]
+    public void WriteSet_Modes_WriteModeFlag(string mode, string flag)
     {
-        Assert.Equal($"ms k 0 F0 T0 {flag} O1\r\n\r\n", Written(w => MetaWriter.WriteSet(w, Key("k"), mode, 0, 0, 0, default, 1)));
+        Assert.Equal($"ms k 0 F0 T0 {flag} O1\r\n\r\n", Written(w => MetaWriter.WriteSet(w, Key("k"), Enum.Parse<StoreMode>(mode), 0, 0, 0, default, 1)));
     }
 
     [Fact]
     public void WriteSet_Cas_WritesCFlag()
     {
-        Assert.Equal("ms k 1 F5 T0 C12345678901 O4\r\nx\r\n", Written(w => MetaWriter.WriteSet(w, Key("k"), MetaWriter.ModeSet, 5, 0, 12345678901, "x"u8, 4)));
+        Assert.Equal("ms k 1 F5 T0 C12345678901 O4\r\nx\r\n", Written(w => MetaWriter.WriteSet(w, Key("k"), StoreMode.Set, 5, 0, 12345678901, "x"u8, 4)));
     }
 
     [Fact]
     public void WriteSet_ValueSpellingProtocolLines_IsSentVerbatimByLength()
     {
-        Assert.Equal("ms k 7 F0 T0 O1\r\n\r\nEND\r\n\r\n", Written(w => MetaWriter.WriteSet(w, Key("k"), MetaWriter.ModeSet, 0, 0, 0, "\r\nEND\r\n"u8, 1)));
+        Assert.Equal("ms k 7 F0 T0 O1\r\n\r\nEND\r\n\r\n", Written(w => MetaWriter.WriteSet(w, Key("k"), StoreMode.Set, 0, 0, 0, "\r\nEND\r\n"u8, 1)));
     }
 
     [Fact]

@@ -1,0 +1,153 @@
+using System.Diagnostics;
+using System.Diagnostics.Metrics;
+
+namespace CacheSerializer.Memcached.Internal;
+
+/// <summary>The client's instruments and spans (docs/client.md, "Metrics and tracing"): OpenTelemetry's database-client
+/// semantic conventions, plus a few counters of our own under <c>cacheserializer.memcached.*</c>.</summary>
+/// <remarks>
+/// Nothing is allocated and no tag list is built when nobody listens: every instrument checks <c>Enabled</c>, and
+/// <see cref="StartActivity"/> returns null unless an <see cref="ActivityListener"/> samples the source.
+/// </remarks>
+internal static class MemcachedTelemetry
+{
+    /// <summary>The name of both the meter and the activity source.</summary>
+    internal const string Name = "CacheSerializer.Memcached";
+
+    private static readonly string? Version = typeof(MemcachedTelemetry).Assembly.GetName().Version?.ToString();
+    private static readonly Meter Meter = new(Name, Version);
+    private static readonly ActivitySource Source = new(Name, Version);
+
+    private static readonly Histogram<double> Duration = Meter.CreateHistogram(
+        "db.client.operation.duration", "s", "Duration of memcached client operations, from the call to its result.",
+        advice: new InstrumentAdvice<double> { HistogramBucketBoundaries = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10] });
+
+    private static readonly UpDownCounter<long> Connections = Meter.CreateUpDownCounter<long>(
+        "db.client.connection.count", "{connection}", "Open connections, by server (pipelined connections are always in use).");
+
+    private static readonly Counter<long> BytesSent = Meter.CreateCounter<long>(
+        "cacheserializer.memcached.bytes_sent", "By", "Bytes written to memcached servers.");
+
+    private static readonly Counter<long> BytesReceived = Meter.CreateCounter<long>(
+        "cacheserializer.memcached.bytes_received", "By", "Bytes read from memcached servers.");
+
+    private static readonly Counter<long> Outages = Meter.CreateCounter<long>(
+        "cacheserializer.memcached.outages", "{outage}", "Times a server was marked down (each outage counts once, however many calls it failed).");
+
+    /// <summary>Starts the span of one operation, or returns null when nobody listens.</summary>
+    internal static Activity? StartActivity(string operation, ServerEndpoint server)
+    {
+        if (!Source.HasListeners())
+        {
+            return null;
+        }
+
+        Activity? activity = Source.StartActivity(operation + " " + server.Name, ActivityKind.Client);
+        if (activity is { IsAllDataRequested: true })
+        {
+            activity.SetTag("db.system.name", "memcached");
+            activity.SetTag("db.operation.name", operation);
+            activity.SetTag("server.address", server.Host);
+            activity.SetTag("server.port", server.Port);
+        }
+
+        return activity;
+    }
+
+    /// <summary>Records an operation's duration and ends its span. <paramref name="errorType"/> is set when it failed,
+    /// also when the failure was turned into a miss (<see cref="ServerFailurePolicy.Miss"/>).</summary>
+    internal static void RecordOperation(Activity? activity, ServerEndpoint server, string operation, string outcome, string? errorType, long startTimestamp, int batchSize = 0)
+    {
+        if (activity is not null)
+        {
+            if (activity.IsAllDataRequested)
+            {
+                activity.SetTag("cacheserializer.memcached.outcome", outcome);
+                if (batchSize > 1)
+                {
+                    activity.SetTag("db.operation.batch.size", batchSize);
+                }
+
+                if (errorType is not null)
+                {
+                    activity.SetTag("error.type", errorType);
+                }
+            }
+
+            if (errorType is not null)
+            {
+                activity.SetStatus(ActivityStatusCode.Error, errorType);
+            }
+
+            activity.Dispose();
+        }
+
+        if (!Duration.Enabled)
+        {
+            return; // no listener: keep the hot path free of tag lists
+        }
+
+        var tags = new TagList
+        {
+            { "db.system.name", "memcached" },
+            { "db.operation.name", operation },
+            { "server.address", server.Host },
+            { "server.port", server.Port },
+            { "cacheserializer.memcached.outcome", outcome },
+        };
+        if (errorType is not null)
+        {
+            tags.Add("error.type", errorType);
+        }
+
+        Duration.Record(Stopwatch.GetElapsedTime(startTimestamp).TotalSeconds, tags);
+    }
+
+    internal static void RecordSent(ServerEndpoint server, long bytes)
+    {
+        if (BytesSent.Enabled)
+        {
+            BytesSent.Add(bytes, ServerTags(server));
+        }
+    }
+
+    internal static void RecordReceived(ServerEndpoint server, long bytes)
+    {
+        if (BytesReceived.Enabled)
+        {
+            BytesReceived.Add(bytes, ServerTags(server));
+        }
+    }
+
+    internal static void ConnectionOpened(ServerEndpoint server) => ConnectionChanged(server, 1);
+
+    internal static void ConnectionClosed(ServerEndpoint server) => ConnectionChanged(server, -1);
+
+    internal static void RecordOutage(ServerEndpoint server)
+    {
+        if (Outages.Enabled)
+        {
+            Outages.Add(1, ServerTags(server));
+        }
+    }
+
+    private static void ConnectionChanged(ServerEndpoint server, int delta)
+    {
+        if (Connections.Enabled)
+        {
+            Connections.Add(delta, new TagList
+            {
+                { "db.system.name", "memcached" },
+                { "db.client.connection.pool.name", server.Name },
+                { "db.client.connection.state", "used" },
+            });
+        }
+    }
+
+    private static TagList ServerTags(ServerEndpoint server) => new()
+    {
+        { "db.system.name", "memcached" },
+        { "server.address", server.Host },
+        { "server.port", server.Port },
+    };
+}

@@ -1,0 +1,38 @@
+using CacheSerializer.Memcached;
+using CacheSerializer.Memcached.Internal;
+using Microsoft.Extensions.Diagnostics.HealthChecks;
+
+namespace Microsoft.Extensions.DependencyInjection;
+
+/// <summary>Adds the memcached health check to ASP.NET Core health checks (<c>services.AddHealthChecks().AddMemcached()</c>).</summary>
+public static class MemcachedHealthCheckBuilderExtensions
+{
+    /// <summary>The health check's default name.</summary>
+    public const string DefaultName = "memcached";
+
+    /// <summary>
+    /// Adds a check of the registered <see cref="MemcachedClient"/>'s servers: <see cref="HealthStatus.Healthy"/> when every
+    /// server answers, <see cref="HealthStatus.Degraded"/> when some are down, and <paramref name="failureStatus"/> when none
+    /// is up. Each server's state (up with its latency, or down with the reason and for how long) is in the result's data.
+    /// </summary>
+    /// <param name="builder">The health checks builder.</param>
+    /// <param name="name">The check's name.</param>
+    /// <param name="failureStatus">The status when every server is down; null for <see cref="HealthStatus.Unhealthy"/>.</param>
+    /// <param name="tags">Tags to filter checks by (for example "ready").</param>
+    /// <param name="timeout">How long the check may take; null for no limit beyond the client's own timeouts.</param>
+    /// <returns>The builder.</returns>
+    /// <exception cref="ArgumentNullException"><paramref name="builder"/> or <paramref name="name"/> is null.</exception>
+    /// <remarks>A server that is up is sent <c>mn</c> (a no-op); a server already marked down is not contacted (its background
+    /// probe brings it back). <c>AddMemcached</c> must have registered the client.</remarks>
+    public static IHealthChecksBuilder AddMemcached(this IHealthChecksBuilder builder, string name = DefaultName, HealthStatus? failureStatus = null, IEnumerable<string>? tags = null, TimeSpan? timeout = null)
+    {
+        ArgumentNullException.ThrowIfNull(builder);
+        ArgumentNullException.ThrowIfNull(name);
+        return builder.Add(new HealthCheckRegistration(
+            name,
+            static provider => new MemcachedHealthCheck(provider.GetRequiredService<MemcachedClient>()),
+            failureStatus,
+            tags,
+            timeout));
+    }
+}
