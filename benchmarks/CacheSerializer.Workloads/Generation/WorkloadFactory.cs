@@ -107,12 +107,7 @@ public static class WorkloadFactory
     {
         var random = new SeededRandom(seed);
         var words = new WordGenerator(random, 200);
-        var catalog = new FolderCatalog
-        {
-            SchemaVersion = new Version(3, 2, 1),
-            Tenant = words.Phrase(18, '-'),
-            Built = random.NextUtcMilliseconds(Epoch, Horizon),
-        };
+        FolderCatalog catalog = EmptyCatalog(random, words);
         for (int i = 0; i < 4; i++)
         {
             catalog.Roots.Add(Folder(random, words, depth: 0));
@@ -198,12 +193,7 @@ public static class WorkloadFactory
         ArgumentOutOfRangeException.ThrowIfLessThan(nodes, 1);
         var random = new SeededRandom(seed);
         var words = new WordGenerator(random, 600);
-        var catalog = new FolderCatalog
-        {
-            SchemaVersion = new Version(3, 2, 1),
-            Tenant = words.Phrase(18, '-'),
-            Built = random.NextUtcMilliseconds(Epoch, Horizon),
-        };
+        FolderCatalog catalog = EmptyCatalog(random, words);
 
         // Breadth first: each folder gets 2 to 12 children (a third of them folders) until the count is reached, so
         // the tree is as deep as its size makes it, and every folder ends with children, an empty list or null.
@@ -242,6 +232,13 @@ public static class WorkloadFactory
 
         return catalog;
     }
+
+    private static FolderCatalog EmptyCatalog(SeededRandom random, WordGenerator words) => new()
+    {
+        SchemaVersion = new Version(3, 2, 1),
+        Tenant = words.Phrase(18, '-'),
+        Built = random.NextUtcMilliseconds(Epoch, Horizon),
+    };
 
     private static FolderNode Folder(SeededRandom random, WordGenerator words, int depth)
     {
