@@ -77,6 +77,10 @@ public sealed class LoadTestShortModeTests : IDisposable
             Assert.Equal(0, pass.Server.Evictions);
             Assert.Equal(pass.Sets + keys, pass.ItemSizeBytes.Count);
             Assert.Equal(keys, pass.Server.CurrentItems);
+
+            // The transcoder's thread CPU is part of the process's CPU (this suite runs on Linux, where it is measured).
+            Assert.NotNull(pass.TranscoderCpuMicrosecondsPerOperation);
+            Assert.InRange(pass.TranscoderCpuMicrosecondsPerOperation.Value, double.Epsilon, pass.ClientCpuMicrosecondsPerOperation);
         }
     }
 

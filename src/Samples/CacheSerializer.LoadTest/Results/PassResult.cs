@@ -64,6 +64,13 @@ internal sealed record PassResult
     /// <summary>Gets the client's CPU time per operation, in microseconds.</summary>
     public double ClientCpuMicrosecondsPerOperation { get; init; }
 
+    /// <summary>
+    /// Gets the part of <see cref="ClientCpuMicrosecondsPerOperation"/> spent inside the contender's Serialize and
+    /// Deserialize calls (their threads' CPU time), in microseconds per operation; null where the thread CPU clock cannot
+    /// be read (not Linux). The rest is the client, the value checks and the harness, the same work for every contender.
+    /// </summary>
+    public double? TranscoderCpuMicrosecondsPerOperation { get; init; }
+
     /// <summary>Gets the bytes the client sent (its own meter).</summary>
     public long ClientBytesSent { get; init; }
 

@@ -30,6 +30,7 @@ internal static class ReportWriter
         new("p95 ms", (_, p) => Ms(p.LatencyMicroseconds.P95)),
         new("p99 ms", (_, p) => Ms(p.LatencyMicroseconds.P99)),
         new("CPU µs/op", (_, p) => N(p.ClientCpuMicrosecondsPerOperation)),
+        new("codec µs/op", (_, p) => p.TranscoderCpuMicrosecondsPerOperation is double codec ? N(codec) : "-"),
         new("errors", (_, p) => N(p.Errors)),
         new("corrupt", (_, p) => N(p.Corruptions)),
         new("ops/s vs BSON", (r, p) => Ratio(r, p, ContenderCatalog.Bson, x => x.OperationsPerSecond)),

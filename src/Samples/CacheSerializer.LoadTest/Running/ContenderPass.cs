@@ -26,11 +26,12 @@ internal static class ContenderPass
         Contender contender, int passIndex, ServerSet servers, LoadTestSettings settings, ValueMix mix, PassProgress progress, CancellationToken cancellationToken)
     {
         PassCounters counters = progress.Counters;
+        var transcoder = new MeasuringTranscoder(contender.Transcoder, counters.ItemSizes);
         var options = new MemcachedClientOptions
         {
             OperationTimeout = OperationTimeout,
             MaxValueSize = settings.MaxItemBytes,
-            Transcoder = new MeasuringTranscoder(contender.Transcoder, counters.ItemSizes),
+            Transcoder = transcoder,
             AutoEject = settings.AutoEject,
         };
         foreach (string endpoint in servers.Endpoints)
@@ -89,6 +90,7 @@ internal static class ContenderPass
 
         using Process self = Process.GetCurrentProcess();
         TimeSpan cpuBefore = self.TotalProcessorTime;
+        transcoder.ResetCpu();
         FaultInjector? fault = settings.KillNodeAt is null ? null : new FaultInjector(servers, settings, progress);
         using var usersDone = new CancellationTokenSource();
         progress.Start();
@@ -119,6 +121,7 @@ internal static class ContenderPass
         await faultTask.ConfigureAwait(false);
         self.Refresh();
         TimeSpan cpu = self.TotalProcessorTime - cpuBefore;
+        long transcoderNanoseconds = transcoder.SerializeNanoseconds + transcoder.DeserializeNanoseconds;
         double seconds = progress.Elapsed.TotalSeconds;
         long sent = traffic.Sent;
         long received = traffic.Received;
@@ -165,6 +168,9 @@ internal static class ContenderPass
             SetLatencyMicroseconds = Distribution.Of(counters.SetLatency),
             ClientCpuSeconds = Math.Round(cpu.TotalSeconds, 3),
             ClientCpuMicrosecondsPerOperation = operations > 0 ? Math.Round(cpu.TotalMicroseconds / operations, 1) : 0,
+            TranscoderCpuMicrosecondsPerOperation = ThreadCpuClock.IsSupported && operations > 0
+                ? Math.Round(transcoderNanoseconds / 1000.0 / operations, 1)
+                : null,
             ClientBytesSent = sent,
             ClientBytesReceived = received,
             ClientBytesPerOperation = operations > 0 ? Math.Round((double)(sent + received) / operations, 1) : 0,
