@@ -14,15 +14,33 @@ if (args.Length > 0 && args[0] == "sizes")
     return;
 }
 
-// Ratios of medians to BSON from a finished run's CSV: `-- ratios RESULTS/X-report.csv [chart.svg]` (see MedianRatioReport).
+// The bytes half of the compression comparison: `-- compression` (see CompressionReport; the CPU half is CompressionBenchmarks).
+if (args.Length > 0 && args[0] == "compression")
+{
+    Console.Write(CompressionReport.ForCatalogs().ToMarkdown());
+    return;
+}
+
+// The dictionary experiment's bytes: `-- dictionary` (see DictionaryExperiment; the CPU half is DictionaryBenchmarks).
+if (args.Length > 0 && args[0] == "dictionary")
+{
+    Console.Write(DictionaryExperiment.Run().ToMarkdown());
+    return;
+}
+
+// Ratios of medians from a finished run's CSV: `-- ratios RESULTS/X-report.csv [chart.svg] [--baseline NAME]` (see
+// MedianRatioReport); the baseline is BSON unless named (issue 18's targets read the object workloads against MessagePack).
 if (args.Length > 1 && args[0] == "ratios")
 {
-    MedianRatioReport ratios = MedianRatioReport.Parse(File.ReadAllText(args[1]), "BSON");
+    int named = Array.IndexOf(args, "--baseline");
+    string baseline = named > 0 && named + 1 < args.Length ? args[named + 1] : "BSON";
+    string[] files = named > 0 ? args[..named] : args;
+    MedianRatioReport ratios = MedianRatioReport.Parse(File.ReadAllText(files[1]), baseline);
     Console.Write(ratios.ToMarkdown());
-    if (args.Length > 2)
+    if (files.Length > 2)
     {
-        string operation = Path.GetFileName(args[1]).Split('-')[0].Split('.')[^1].Replace("Benchmarks", "", StringComparison.Ordinal);
-        ratios.ToChart($"{operation}: median time relative to BSON (lower is faster)").Save(args[2]);
+        string operation = Path.GetFileName(files[1]).Split('-')[0].Split('.')[^1].Replace("Benchmarks", "", StringComparison.Ordinal);
+        ratios.ToChart($"{operation}: median time relative to {baseline} (lower is faster)").Save(files[2]);
     }
 
     return;

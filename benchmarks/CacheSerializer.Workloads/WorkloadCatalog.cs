@@ -1,6 +1,7 @@
 using CacheSerializer.Workloads.Generation;
 using CacheSerializer.Workloads.Models;
 using CacheSerializer.Workloads.Models.Internal;
+using CacheSerializer.Workloads.Peers;
 using CacheSerializer.Workloads.Protos;
 using Google.Protobuf;
 using Google.Protobuf.WellKnownTypes;
@@ -13,13 +14,17 @@ public static class WorkloadCatalog
     /// <summary>Gets the object workloads: rpc message, eight uint64s, records (N = 1, 32, 1,024), folders, large object.</summary>
     public static IReadOnlyList<Workload> Objects { get; } =
     [
-        new Workload<RpcMessage, RpcMessagePb>("RpcMessage", WorkloadKind.Object, WorkloadFactory.RpcMessage(), ProtoConvert.ToMessage, ProtoConvert.FromMessage),
-        new Workload<EightUInt64s, EightUInt64sPb>("EightUInt64s", WorkloadKind.Object, WorkloadFactory.EightUInt64s(), ProtoConvert.ToMessage, ProtoConvert.FromMessage),
+        new Workload<RpcMessage, RpcMessagePb>("RpcMessage", WorkloadKind.Object, WorkloadFactory.RpcMessage(), ProtoConvert.ToMessage, ProtoConvert.FromMessage)
+            .WithPeer(PeerConvert.ToPeer, PeerConvert.FromPeer),
+        new Workload<EightUInt64s, EightUInt64sPb>("EightUInt64s", WorkloadKind.Object, WorkloadFactory.EightUInt64s(), ProtoConvert.ToMessage, ProtoConvert.FromMessage)
+            .WithPeer(PeerConvert.ToPeer, PeerConvert.FromPeer),
         Records(1),
         Records(32),
         Records(1024),
-        new Workload<FolderCatalog, FolderCatalogPb>("Folders", WorkloadKind.Object, WorkloadFactory.Folders(), ProtoConvert.ToMessage, ProtoConvert.FromMessage),
-        new Workload<UserFolderTree, UserFolderTreePb>("LargeObject", WorkloadKind.Object, WorkloadFactory.LargeObject(), ProtoConvert.ToMessage, ProtoConvert.FromMessage),
+        new Workload<FolderCatalog, FolderCatalogPb>("Folders", WorkloadKind.Object, WorkloadFactory.Folders(), ProtoConvert.ToMessage, ProtoConvert.FromMessage)
+            .WithPeer(PeerConvert.ToPeer, PeerConvert.FromPeer),
+        new Workload<UserFolderTree, UserFolderTreePb>("LargeObject", WorkloadKind.Object, WorkloadFactory.LargeObject(), ProtoConvert.ToMessage, ProtoConvert.FromMessage)
+            .WithPeer(PeerConvert.ToPeer, PeerConvert.FromPeer),
     ];
 
     /// <summary>Gets the primitive workloads: int, long, double, DateTime, a 40-character string, 1 KB and 100 KB byte arrays.</summary>
@@ -37,7 +42,8 @@ public static class WorkloadCatalog
         ?? throw new ArgumentException($"No workload is named '{name}'; known: {string.Join(", ", All.Select(w => w.Name))}.", nameof(name));
 
     private static Workload<RecordSet, RecordSetPb> Records(int count) =>
-        new($"Records{count}", WorkloadKind.Object, WorkloadFactory.Records(count), ProtoConvert.ToMessage, ProtoConvert.FromMessage);
+        new Workload<RecordSet, RecordSetPb>($"Records{count}", WorkloadKind.Object, WorkloadFactory.Records(count), ProtoConvert.ToMessage, ProtoConvert.FromMessage)
+            .WithPeer(PeerConvert.ToPeer, PeerConvert.FromPeer);
 
     private static Workload[] CreatePrimitives()
     {

@@ -14,6 +14,7 @@ public sealed class Workload<T, TMessage> : Workload
     private readonly Func<T, T, bool> _equals;
     private readonly object _boxed;
     private readonly byte[] _messageBytes;
+    private PeerForm<T>? _peer;
 
     /// <summary>Creates a workload.</summary>
     /// <param name="name">The name, short and without spaces.</param>
@@ -40,6 +41,20 @@ public sealed class Workload<T, TMessage> : Workload
     /// <summary>Gets the value as a generated message.</summary>
     public TMessage TypedMessage { get; }
 
+    /// <summary>Adds the value's form as the peers' model classes (<see cref="ContenderInput.PeerModel"/>); without it, peers are handed the value itself.</summary>
+    /// <typeparam name="TPeer">The peer model type.</typeparam>
+    /// <param name="toPeer">Maps the value to the peer model (called once, now).</param>
+    /// <param name="fromPeer">Maps a peer model back, for the exact check.</param>
+    /// <returns>This workload.</returns>
+    public Workload<T, TMessage> WithPeer<TPeer>(Func<T, TPeer> toPeer, Func<TPeer, T> fromPeer)
+        where TPeer : notnull
+    {
+        ArgumentNullException.ThrowIfNull(toPeer);
+        ArgumentNullException.ThrowIfNull(fromPeer);
+        _peer = new PeerForm<T, TPeer>(TypedValue, toPeer, fromPeer);
+        return this;
+    }
+
     /// <summary>Gets the mapping from the generated message back to the value.</summary>
     public Func<TMessage, T> FromMessage { get; }
 
@@ -58,6 +73,7 @@ public sealed class Workload<T, TMessage> : Workload
         ContenderInput.Value => _boxed,
         ContenderInput.ProtobufMessage => TypedMessage,
         ContenderInput.Payload => Kind == WorkloadKind.Object ? _messageBytes : _boxed,
+        ContenderInput.PeerModel => _peer?.Value ?? _boxed,
         _ => throw new ArgumentOutOfRangeException(nameof(input), input, null),
     };
 
@@ -68,6 +84,7 @@ public sealed class Workload<T, TMessage> : Workload
         ITranscoder transcoder = contender.Transcoder;
         return ReadsBytes(contender) ? transcoder.Deserialize<byte[]>(item)
             : contender.Input == ContenderInput.ProtobufMessage ? transcoder.Deserialize<TMessage>(item)
+            : contender.Input == ContenderInput.PeerModel && _peer is not null ? _peer.Read(transcoder, item)
             : transcoder.Deserialize<T>(item);
     }
 
@@ -85,6 +102,11 @@ public sealed class Workload<T, TMessage> : Workload
             return read is TMessage message && message.Equals(TypedMessage) && _equals(FromMessage(message), TypedValue);
         }
 
+        if (contender.Input == ContenderInput.PeerModel && _peer is not null)
+        {
+            return _peer.TryMapBack(read, out T mapped) && _equals(mapped, TypedValue);
+        }
+
         return read is T value && _equals(value, TypedValue);
     }
 
@@ -95,6 +117,7 @@ public sealed class Workload<T, TMessage> : Workload
         object input = InputFor(contender.Input);
         return ReadsBytes(contender) ? new WorkloadRun<byte[]>(this, contender, input)
             : contender.Input == ContenderInput.ProtobufMessage ? new WorkloadRun<TMessage>(this, contender, input)
+            : contender.Input == ContenderInput.PeerModel && _peer is not null ? _peer.Bind(this, contender)
             : new WorkloadRun<T>(this, contender, input);
     }
 

@@ -24,6 +24,12 @@ public sealed class ProtobufTranscoderOptions
 
     /// <summary>Gets or sets the algorithm large payloads are compressed with.</summary>
     /// <value><see cref="TranscoderCompression.None"/>: compression is off.</value>
+    /// <remarks>
+    /// Recommended: <see cref="TranscoderCompression.Lz4"/>, the setting with the lowest bytes x CPU (compress plus
+    /// decompress) on every benchmark workload; <see cref="TranscoderCompression.Zstandard"/> at
+    /// <see cref="System.IO.Compression.CompressionLevel.Optimal"/> when memory matters more than CPU (the smallest items,
+    /// below Brotli's, at about 0.6-0.9x Brotli's CPU). The figures: docs/benchmarks.md, "Compression".
+    /// </remarks>
     public TranscoderCompression Compression { get; set; } = TranscoderCompression.None;
 
     /// <summary>Gets or sets the payload size, in bytes, from which compression is tried; it is kept only when smaller.</summary>
@@ -32,6 +38,12 @@ public sealed class ProtobufTranscoderOptions
 
     /// <summary>Gets or sets the compression level.</summary>
     /// <value><see cref="System.IO.Compression.CompressionLevel.Fastest"/>.</value>
+    /// <remarks>
+    /// Brotli, Deflate and ZLib use System.IO.Compression's meaning of each level. Zstandard: Fastest (and NoCompression) is
+    /// zstd level 1, Optimal level 3 (zstd's default), SmallestSize level 19. LZ4: Fastest (and NoCompression) is its fast
+    /// encoder, Optimal high-compression level 9, SmallestSize level 12. The level only changes how hard the writer works:
+    /// every level reads back the same way.
+    /// </remarks>
     public CompressionLevel CompressionLevel { get; set; } = CompressionLevel.Fastest;
 
     /// <summary>
@@ -120,7 +132,7 @@ public sealed class ProtobufTranscoderOptions
 
         if (!Enum.IsDefined(Compression))
         {
-            ThrowHelper.InvalidOption(nameof(Compression), $"must be None, Brotli, Deflate or ZLib, not {(int)Compression}.");
+            ThrowHelper.InvalidOption(nameof(Compression), $"must be None, Brotli, Deflate, ZLib, Zstandard or Lz4, not {(int)Compression}.");
         }
 
         if (CompressionThreshold < 0)

@@ -10,7 +10,7 @@ namespace CacheSerializer.Benchmarks.ObjectPath;
 /// the payload array.
 /// </summary>
 /// <remarks>
-/// Raw serialize writes into a reused <see cref="System.Buffers.ArrayBufferWriter{T}"/> (no array of its own); raw deserialize reads the
+/// Raw serialize writes through protobuf-net's Stream API into a reused <see cref="MemoryStream"/> (no array of its own); raw deserialize reads the
 /// body's memory. The transcoder returns a <see cref="CacheItem"/> whose payload is a new array (type header + body),
 /// and reads from the item's memory. The setup checks that the item's body is exactly raw protobuf-net's bytes.
 /// "protobuf-net + ToArray" adds the one copy any array-returning API needs: the cost of producing the payload array.

@@ -1,14 +1,18 @@
-using System.Buffers;
 using ProtoBuf.Meta;
 
 namespace CacheSerializer.Benchmarks.ObjectPath;
 
 /// <summary>One workload of type <typeparamref name="T"/>: the transcoder's default model, shared by both sides.</summary>
+/// <remarks>
+/// Raw serialize uses protobuf-net's Stream API into a reused <see cref="MemoryStream"/>: on nested graphs it is 1.5-3x
+/// faster than its IBufferWriter API (which measures every nested message first), so it is the raw figure to beat.
+/// Until issue 18 both sides used the IBufferWriter API.
+/// </remarks>
 /// <typeparam name="T">The workload's type.</typeparam>
 public sealed class ObjectPathRun<T> : ObjectPathRun
 {
     private readonly RuntimeTypeModel _model = ProtobufTranscoder.CreateModel();
-    private readonly ArrayBufferWriter<byte> _buffer = new(64 * 1024);
+    private readonly MemoryStream _buffer = new(64 * 1024);
     private readonly ProtobufTranscoder _transcoder;
     private readonly T _value;
     private readonly byte[] _body;
@@ -20,7 +24,7 @@ public sealed class ObjectPathRun<T> : ObjectPathRun
         _transcoder = new ProtobufTranscoder(new ProtobufTranscoderOptions { Model = _model });
         _item = _transcoder.Serialize(value);
         _model.Serialize(_buffer, value);
-        _body = _buffer.WrittenSpan.ToArray();
+        _body = _buffer.ToArray();
         if (!_item.Data.AsSpan(_item.Data.Count - _body.Length).SequenceEqual(_body) || _item.Data.Count - _body.Length != 5)
         {
             throw new InvalidOperationException($"{typeof(T).Name}: the item's body is not raw protobuf-net's bytes; the benchmark would compare unequal work.");
@@ -29,18 +33,18 @@ public sealed class ObjectPathRun<T> : ObjectPathRun
 
     public override int SerializeRaw()
     {
-        _buffer.ResetWrittenCount();
+        _buffer.SetLength(0);
         _model.Serialize(_buffer, _value);
-        return _buffer.WrittenCount;
+        return (int)_buffer.Length;
     }
 
     public override int SerializeTranscoder() => _transcoder.Serialize(_value).Data.Count;
 
     public override int SerializeRawToArray()
     {
-        _buffer.ResetWrittenCount();
+        _buffer.SetLength(0);
         _model.Serialize(_buffer, _value);
-        return _buffer.WrittenSpan.ToArray().Length;
+        return _buffer.ToArray().Length;
     }
 
     public override object? DeserializeRaw() => _model.Deserialize<T>((ReadOnlyMemory<byte>)_body);

@@ -78,6 +78,26 @@ public abstract class ContenderBenchmarks
     [Benchmark(Description = ContenderCatalog.PlainCopy)]
     public int PlainCopy() => Run(ContenderCatalog.PlainCopy);
 
+    /// <summary>MessagePack-CSharp on the peer models, uncompressed.</summary>
+    /// <returns>A figure from the operation.</returns>
+    [Benchmark(Description = ContenderCatalog.MessagePack)]
+    public int MessagePack() => Run(ContenderCatalog.MessagePack);
+
+    /// <summary>MessagePack-CSharp on the peer models with its LZ4 block-array compression.</summary>
+    /// <returns>A figure from the operation.</returns>
+    [Benchmark(Description = ContenderCatalog.MessagePackLz4)]
+    public int MessagePackLz4() => Run(ContenderCatalog.MessagePackLz4);
+
+    /// <summary>MemoryPack on the peer models.</summary>
+    /// <returns>A figure from the operation.</returns>
+    [Benchmark(Description = ContenderCatalog.MemoryPack)]
+    public int MemoryPack() => Run(ContenderCatalog.MemoryPack);
+
+    /// <summary>Raw protobuf-net on the workload classes, with the transcoder's model and no header.</summary>
+    /// <returns>A figure from the operation.</returns>
+    [Benchmark(Description = ContenderCatalog.ProtobufNet)]
+    public int ProtobufNet() => Run(ContenderCatalog.ProtobufNet);
+
     /// <summary>This package's transcoder with its defaults (the type header names the type by its stable name).</summary>
     /// <returns>A figure from the operation.</returns>
     /// <remarks>Not named <c>CacheSerializer</c>: a member of that name would hide the namespace inside this class.</remarks>
@@ -88,6 +108,16 @@ public abstract class ContenderBenchmarks
     /// <returns>A figure from the operation.</returns>
     [Benchmark(Description = ContenderCatalog.CacheSerializerCompressed)]
     public int ThisTranscoderBrotli() => Run(ContenderCatalog.CacheSerializerCompressed);
+
+    /// <summary>This package's transcoder with LZ4 from 1 KiB: the recommended compression.</summary>
+    /// <returns>A figure from the operation.</returns>
+    [Benchmark(Description = ContenderCatalog.CacheSerializerLz4)]
+    public int ThisTranscoderLz4() => Run(ContenderCatalog.CacheSerializerLz4);
+
+    /// <summary>This package's transcoder with Zstandard (level 1) from 1 KiB.</summary>
+    /// <returns>A figure from the operation.</returns>
+    [Benchmark(Description = ContenderCatalog.CacheSerializerZstandard)]
+    public int ThisTranscoderZstd() => Run(ContenderCatalog.CacheSerializerZstandard);
 
     /// <summary>This package's transcoder with one-byte type aliases for the workload root types.</summary>
     /// <returns>A figure from the operation.</returns>

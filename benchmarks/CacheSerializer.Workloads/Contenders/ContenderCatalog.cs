@@ -26,6 +26,18 @@ public static class ContenderCatalog
     /// <summary>The name of the plain copy of the payload bytes, the floor.</summary>
     public const string PlainCopy = "PlainCopy";
 
+    /// <summary>The name of MessagePack-CSharp on the peer models, uncompressed.</summary>
+    public const string MessagePack = "MessagePack";
+
+    /// <summary>The name of MessagePack-CSharp on the peer models with its LZ4 block-array compression.</summary>
+    public const string MessagePackLz4 = "MessagePack+Lz4BlockArray";
+
+    /// <summary>The name of MemoryPack on the peer models.</summary>
+    public const string MemoryPack = "MemoryPack";
+
+    /// <summary>The name of raw protobuf-net on the workload classes (the transcoder's model, no header).</summary>
+    public const string ProtobufNet = "protobuf-net";
+
     /// <summary>The name of this package's transcoder with its defaults.</summary>
     public const string CacheSerializer = "CacheSerializer";
 
@@ -33,10 +45,30 @@ public static class ContenderCatalog
     public const string CacheSerializerCompressed = "CacheSerializer+Brotli";
 
     /// <summary>
+    /// The name of this package's transcoder with LZ4 compression at its default level (items of 1 KiB and more, when
+    /// smaller): the recommended setting, chosen by bytes x CPU (docs/benchmarks.md, "Compression").
+    /// </summary>
+    public const string CacheSerializerLz4 = "CacheSerializer+LZ4";
+
+    /// <summary>The name of this package's transcoder with Zstandard compression at its default level (zstd 1; items of 1 KiB and more, when smaller).</summary>
+    public const string CacheSerializerZstandard = "CacheSerializer+Zstd";
+
+    /// <summary>
     /// The name of this package's transcoder with a one-byte type alias registered for each workload's root type (the
     /// default writes a 5-byte hash of the type's name in every object item).
     /// </summary>
     public const string CacheSerializerAliased = "CacheSerializer+Aliases";
+
+    // This package's configurations, by name: built with the defaults for the catalog, and again with a larger item
+    // limit for runs that store larger items (Get(name, maxValueSize)).
+    private static readonly Dictionary<string, Func<ProtobufTranscoderOptions>> OwnConfigurations = new()
+    {
+        [CacheSerializer] = static () => new ProtobufTranscoderOptions(),
+        [CacheSerializerCompressed] = static () => new ProtobufTranscoderOptions { Compression = TranscoderCompression.Brotli },
+        [CacheSerializerLz4] = static () => new ProtobufTranscoderOptions { Compression = TranscoderCompression.Lz4 },
+        [CacheSerializerZstandard] = static () => new ProtobufTranscoderOptions { Compression = TranscoderCompression.Zstandard },
+        [CacheSerializerAliased] = AliasedOptions,
+    };
 
     /// <summary>Gets every contender.</summary>
     public static IReadOnlyList<Contender> All { get; } =
@@ -48,9 +80,15 @@ public static class ContenderCatalog
         new(DataContractBinary, new DataContractBinaryTranscoder()),
         new(GoogleProtobuf, new GoogleProtobufTranscoder(), ContenderInput.ProtobufMessage),
         new(PlainCopy, new PlainCopyTranscoder(), ContenderInput.Payload),
-        new(CacheSerializer, new ProtobufTranscoder()),
-        new(CacheSerializerCompressed, new ProtobufTranscoder(new ProtobufTranscoderOptions { Compression = TranscoderCompression.Brotli })),
-        new(CacheSerializerAliased, new ProtobufTranscoder(AliasedOptions())),
+        new(MessagePack, new MessagePackTranscoder(), ContenderInput.PeerModel),
+        new(MessagePackLz4, new MessagePackTranscoder(global::MessagePack.MessagePackCompression.Lz4BlockArray), ContenderInput.PeerModel),
+        new(MemoryPack, new MemoryPackTranscoder(), ContenderInput.PeerModel),
+        new(ProtobufNet, new ProtobufNetTranscoder()),
+        Own(CacheSerializer),
+        Own(CacheSerializerCompressed),
+        Own(CacheSerializerLz4),
+        Own(CacheSerializerZstandard),
+        Own(CacheSerializerAliased),
     ];
 
     /// <summary>Returns the options of <see cref="CacheSerializerAliased"/>: defaults, plus aliases 1-5 for the workload root types.</summary>
@@ -70,6 +108,21 @@ public static class ContenderCatalog
         return options;
     }
 
+    /// <summary>
+    /// Returns the contender of that name for items of up to <paramref name="maxValueSize"/> bytes: this package's
+    /// configurations are built again with that <see cref="ProtobufTranscoderOptions.MaxValueSize"/> (nothing else
+    /// differs); the other contenders have no limit of their own and are the catalog's.
+    /// </summary>
+    /// <param name="name">A name from <see cref="All"/>.</param>
+    /// <param name="maxValueSize">The largest payload, in bytes (the load test's memcached <c>-I</c>).</param>
+    /// <returns>The contender.</returns>
+    /// <exception cref="ArgumentException">No contender has that name.</exception>
+    public static Contender Get(string name, int maxValueSize)
+    {
+        Contender contender = Get(name);
+        return OwnConfigurations.ContainsKey(contender.Name) ? Own(contender.Name, maxValueSize) : contender;
+    }
+
     /// <summary>Returns the contender of that name.</summary>
     /// <param name="name">A name from <see cref="All"/>.</param>
     /// <returns>The contender.</returns>
@@ -77,4 +130,13 @@ public static class ContenderCatalog
     public static Contender Get(string name) =>
         All.FirstOrDefault(c => c.Name == name)
         ?? throw new ArgumentException($"No contender is named '{name}'; known: {string.Join(", ", All.Select(c => c.Name))}.", nameof(name));
+
+    private static Contender Own(string name) => new(name, new ProtobufTranscoder(OwnConfigurations[name]()));
+
+    private static Contender Own(string name, int maxValueSize)
+    {
+        ProtobufTranscoderOptions options = OwnConfigurations[name]();
+        options.MaxValueSize = maxValueSize;
+        return new(name, new ProtobufTranscoder(options));
+    }
 }

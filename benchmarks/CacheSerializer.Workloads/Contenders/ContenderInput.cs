@@ -14,4 +14,10 @@ public enum ContenderInput
     /// turns into its fixed-size or UTF-8 bytes.
     /// </summary>
     Payload = 2,
+
+    /// <summary>
+    /// The same value as the peers' model classes (<see cref="Peers"/>: MessagePack and MemoryPack attributes), mapped once
+    /// at setup by <see cref="Peers.PeerConvert"/>; a primitive is handed as it is.
+    /// </summary>
+    PeerModel = 3,
 }

@@ -107,12 +107,7 @@ public static class WorkloadFactory
     {
         var random = new SeededRandom(seed);
         var words = new WordGenerator(random, 200);
-        var catalog = new FolderCatalog
-        {
-            SchemaVersion = new Version(3, 2, 1),
-            Tenant = words.Phrase(18, '-'),
-            Built = random.NextUtcMilliseconds(Epoch, Horizon),
-        };
+        FolderCatalog catalog = EmptyCatalog(random, words);
         for (int i = 0; i < 4; i++)
         {
             catalog.Roots.Add(Folder(random, words, depth: 0));
@@ -184,6 +179,66 @@ public static class WorkloadFactory
 
         return tree;
     }
+
+    /// <summary>
+    /// Builds a large "folders" catalog of exactly <paramref name="nodes"/> nodes: the shape of <see cref="Folders"/> (folders
+    /// and documents as <see cref="NodeBase"/> subtypes, Guids, instants, versions, null and empty lists), with wider and
+    /// deeper folders, as a whole site's or tenant's tree is. The load test's seed profile stores these.
+    /// </summary>
+    /// <param name="nodes">The number of nodes, folders and documents together (at least 1).</param>
+    /// <param name="seed">The seed; other seeds give other trees of the same kind.</param>
+    /// <returns>A new graph.</returns>
+    public static FolderCatalog LargeFolders(int nodes, ulong seed)
+    {
+        ArgumentOutOfRangeException.ThrowIfLessThan(nodes, 1);
+        var random = new SeededRandom(seed);
+        var words = new WordGenerator(random, 600);
+        FolderCatalog catalog = EmptyCatalog(random, words);
+
+        // Breadth first: each folder gets 2 to 12 children (a third of them folders) until the count is reached, so
+        // the tree is as deep as its size makes it, and every folder ends with children, an empty list or null.
+        var open = new Queue<FolderNode>();
+        int made = 0;
+        while (made < nodes)
+        {
+            FolderNode? parent = open.Count > 0 ? open.Dequeue() : null;
+            int count = parent is null ? 1 : random.Next(2, 13);
+            var children = new List<NodeBase>(count);
+            for (int i = 0; i < count && made < nodes; i++, made++)
+            {
+                if (parent is null || random.Chance(0.35))
+                {
+                    var folder = new FolderNode { IsShared = random.Chance(0.3) };
+                    FillBase(folder, random, words);
+                    folder.Children = random.Chance(0.5) ? null : [];
+                    open.Enqueue(folder);
+                    children.Add(folder);
+                }
+                else
+                {
+                    children.Add(Document(random, words));
+                }
+            }
+
+            if (parent is null)
+            {
+                catalog.Roots.AddRange(children);
+            }
+            else
+            {
+                parent.Children = children;
+            }
+        }
+
+        return catalog;
+    }
+
+    private static FolderCatalog EmptyCatalog(SeededRandom random, WordGenerator words) => new()
+    {
+        SchemaVersion = new Version(3, 2, 1),
+        Tenant = words.Phrase(18, '-'),
+        Built = random.NextUtcMilliseconds(Epoch, Horizon),
+    };
 
     private static FolderNode Folder(SeededRandom random, WordGenerator words, int depth)
     {

@@ -1,17 +1,23 @@
+using System.Buffers;
 using System.Buffers.Binary;
 using System.IO.Compression;
 using System.Runtime.InteropServices;
+using K4os.Compression.LZ4;
+using ZstdSharp;
 
 namespace CacheSerializer.Transcoding;
 
 /// <summary>
 /// The compressed payload (compression bit 0x0080 in the flags): one byte naming the algorithm (1 Brotli, 2 Deflate,
-/// 3 ZLib), the uncompressed length as 4 bytes little-endian, then the compressed stream of the uncompressed payload.
+/// 3 ZLib, 4 Zstandard, 5 LZ4), the uncompressed length as 4 bytes little-endian, then the compressed form of the
+/// uncompressed payload.
 /// </summary>
 /// <remarks>
 /// Reading is bounded: the declared length may be at most <see cref="Limit"/> (MaxValueSize, or MaxDecompressionRatio
-/// times the stored payload's length if that is more), the output grows by doubling up to the declared length as data
-/// actually arrives (a bare claim allocates little), and a stream that would write more (or less) than it declares is a
+/// times the stored payload's length if that is more). Brotli, Deflate and ZLib are streams: the output grows by doubling
+/// up to the declared length as data actually arrives (a bare claim allocates little). Zstandard and LZ4 decode in one
+/// call into an array of the declared length (a Zstandard frame must also state that length in its own header, so a
+/// bare claim is refused before allocating). Any algorithm whose data holds more or fewer bytes than declared is a
 /// malformed item. A writer never compresses beyond the same limit, so everything it writes reads back.
 /// </remarks>
 internal static class PayloadCompressor
@@ -21,33 +27,41 @@ internal static class PayloadCompressor
     private const byte BrotliId = 1;
     private const byte DeflateId = 2;
     private const byte ZLibId = 3;
+    private const byte ZstandardId = 4;
+    private const byte Lz4Id = 5;
+
+    // ZstdSharp's compression and decompression contexts are not thread-safe and are costly to create (a level-3
+    // context holds about 1 MB of tables): one per thread, per level, reused for every item.
+    [ThreadStatic]
+    private static Dictionary<int, Compressor>? t_zstdCompressors;
+
+    [ThreadStatic]
+    private static Decompressor? t_zstdDecompressor;
+
+    /// <summary>The level of Zstandard for a <see cref="CompressionLevel"/>: zstd's fast level 1, its default 3, 19 for the smallest.</summary>
+    public static int ZstandardLevel(CompressionLevel level) => level switch
+    {
+        CompressionLevel.Fastest => 1,
+        CompressionLevel.SmallestSize => 19,
+        CompressionLevel.NoCompression => 1,
+        _ => 3,
+    };
+
+    /// <summary>The level of LZ4 for a <see cref="CompressionLevel"/>: the fast encoder, high compression level 9, or level 12.</summary>
+    public static LZ4Level Lz4Level(CompressionLevel level) => level switch
+    {
+        CompressionLevel.Optimal => LZ4Level.L09_HC,
+        CompressionLevel.SmallestSize => LZ4Level.L12_MAX,
+        _ => LZ4Level.L00_FAST,
+    };
 
     /// <summary>Returns the compressed payload, or <see langword="null"/> when compressing does not make it smaller.</summary>
-    public static ArraySegment<byte>? TryCompress(ArraySegment<byte> payload, TranscoderCompression algorithm, CompressionLevel level, int maxValueSize, int maxRatio)
-    {
-        var output = new MemoryStream(payload.Count / 2 + HeaderSize);
-        output.WriteByte(algorithm switch
+    public static ArraySegment<byte>? TryCompress(ArraySegment<byte> payload, TranscoderCompression algorithm, CompressionLevel level, int maxValueSize, int maxRatio) =>
+        algorithm switch
         {
-            TranscoderCompression.Brotli => BrotliId,
-            TranscoderCompression.Deflate => DeflateId,
-            _ => ZLibId,
-        });
-        Span<byte> length = stackalloc byte[4];
-        BinaryPrimitives.WriteInt32LittleEndian(length, payload.Count);
-        output.Write(length);
-
-        using (var compressor = Compressor(algorithm, output, level))
-        {
-            compressor.Write(payload);
-        }
-
-        if (output.Length >= payload.Count || payload.Count > Limit(output.Length, maxValueSize, maxRatio))
-        {
-            return null;
-        }
-
-        return new ArraySegment<byte>(output.GetBuffer(), 0, (int)output.Length);
-    }
+            TranscoderCompression.Zstandard or TranscoderCompression.Lz4 => TryCompressBlock(payload, algorithm, level, maxValueSize, maxRatio),
+            _ => TryCompressStream(payload, algorithm, level, maxValueSize, maxRatio),
+        };
 
     /// <summary>Decompresses a stored payload, within the bound.</summary>
     public static byte[] Decompress(ReadOnlyMemory<byte> stored, uint flags, int maxValueSize, int maxRatio)
@@ -70,6 +84,145 @@ internal static class PayloadCompressor
                 + $"MaxDecompressionRatio {maxRatio} times its {stored.Length} stored bytes)");
         }
 
+        return algorithm switch
+        {
+            ZstandardId => DecompressZstandard(span[HeaderSize..], (int)declared, flags),
+            Lz4Id => DecompressLz4(span[HeaderSize..], (int)declared, flags),
+            BrotliId or DeflateId or ZLibId => DecompressStream(stored, algorithm, declared, flags),
+            _ => ThrowHelper.Malformed<byte[]>(flags, null, $"compression algorithm {algorithm} is not 1 (Brotli), 2 (Deflate), 3 (ZLib), 4 (Zstandard) or 5 (LZ4)"),
+        };
+    }
+
+    /// <summary>The largest uncompressed length a stored payload of <paramref name="storedLength"/> bytes may declare.</summary>
+    public static long Limit(long storedLength, int maxValueSize, int maxRatio) => Math.Min(Array.MaxLength, Math.Max(maxValueSize, storedLength * maxRatio));
+
+    private static ArraySegment<byte>? TryCompressStream(ArraySegment<byte> payload, TranscoderCompression algorithm, CompressionLevel level, int maxValueSize, int maxRatio)
+    {
+        var output = new MemoryStream(payload.Count / 2 + HeaderSize);
+        output.WriteByte(algorithm switch
+        {
+            TranscoderCompression.Brotli => BrotliId,
+            TranscoderCompression.Deflate => DeflateId,
+            _ => ZLibId,
+        });
+        Span<byte> length = stackalloc byte[4];
+        BinaryPrimitives.WriteInt32LittleEndian(length, payload.Count);
+        output.Write(length);
+
+        using (var compressor = StreamCompressor(algorithm, output, level))
+        {
+            compressor.Write(payload);
+        }
+
+        if (output.Length >= payload.Count || payload.Count > Limit(output.Length, maxValueSize, maxRatio))
+        {
+            return null;
+        }
+
+        return new ArraySegment<byte>(output.GetBuffer(), 0, (int)output.Length);
+    }
+
+    // Zstandard and LZ4 compress in one call into a rented buffer of the worst-case size; only the result is copied
+    // into an array of its own, so a stored item never holds on to the worst-case room.
+    private static ArraySegment<byte>? TryCompressBlock(ArraySegment<byte> payload, TranscoderCompression algorithm, CompressionLevel level, int maxValueSize, int maxRatio)
+    {
+        var bound = algorithm == TranscoderCompression.Zstandard ? ZstdSharp.Compressor.GetCompressBound(payload.Count) : LZ4Codec.MaximumOutputSize(payload.Count);
+        var rented = ArrayPool<byte>.Shared.Rent(HeaderSize + bound);
+        try
+        {
+            var target = rented.AsSpan(HeaderSize, bound);
+            var written = algorithm == TranscoderCompression.Zstandard
+                ? ZstandardCompressor(ZstandardLevel(level)).Wrap(payload.AsSpan(), target)
+                : LZ4Codec.Encode(payload.AsSpan(), target, Lz4Level(level));
+            var total = HeaderSize + written;
+            if (written <= 0 || total >= payload.Count || payload.Count > Limit(total, maxValueSize, maxRatio))
+            {
+                return null;
+            }
+
+            var result = GC.AllocateUninitializedArray<byte>(total);
+            result[0] = algorithm == TranscoderCompression.Zstandard ? ZstandardId : Lz4Id;
+            BinaryPrimitives.WriteInt32LittleEndian(result.AsSpan(1), payload.Count);
+            rented.AsSpan(HeaderSize, written).CopyTo(result.AsSpan(HeaderSize));
+            return new ArraySegment<byte>(result);
+        }
+        finally
+        {
+            ArrayPool<byte>.Shared.Return(rented);
+        }
+    }
+
+    private static Compressor ZstandardCompressor(int level)
+    {
+        var compressors = t_zstdCompressors ??= [];
+        if (!compressors.TryGetValue(level, out var compressor))
+        {
+            compressor = new Compressor(level);
+            compressors.Add(level, compressor);
+        }
+
+        return compressor;
+    }
+
+    private static byte[] DecompressZstandard(ReadOnlySpan<byte> frame, int declared, uint flags)
+    {
+        ulong stated;
+        try
+        {
+            stated = Decompressor.GetDecompressedSize(frame);
+        }
+        catch (ZstdException e)
+        {
+            return ThrowHelper.Malformed<byte[]>(flags, null, $"the Zstandard frame's header is not readable ({e.Message})");
+        }
+
+        if (stated != (ulong)declared)
+        {
+            ThrowHelper.Malformed(flags, null, $"the Zstandard frame states {stated} bytes, the payload declares {declared}");
+        }
+
+        var decompressor = t_zstdDecompressor ??= new Decompressor();
+        var result = GC.AllocateUninitializedArray<byte>(declared);
+        int written;
+        try
+        {
+            written = decompressor.Unwrap(frame, result);
+        }
+        catch (Exception e) when (e is not OutOfMemoryException)
+        {
+            // A failed call leaves the context mid-frame: the next item starts from a clean one.
+            t_zstdDecompressor = null;
+            return ThrowHelper.Malformed<byte[]>(flags, null, $"the Zstandard frame is corrupt ({e.Message})");
+        }
+
+        if (written != declared)
+        {
+            ThrowHelper.Malformed(flags, null, $"the Zstandard frame holds {written} bytes, the payload declares {declared}");
+        }
+
+        return result;
+    }
+
+    private static byte[] DecompressLz4(ReadOnlySpan<byte> block, int declared, uint flags)
+    {
+        var result = GC.AllocateUninitializedArray<byte>(declared);
+
+        // LZ4's decoder checks every match and literal against both buffers and returns -1 rather than write or read
+        // past either: a block that would need more room than declared, or that is cut short, fails here.
+        var written = LZ4Codec.Decode(block, result);
+        if (written != declared)
+        {
+            ThrowHelper.Malformed(
+                flags,
+                null,
+                written < 0 ? $"the LZ4 block is corrupt or holds more than the {declared} bytes it declares" : $"the LZ4 block holds {written} bytes, the payload declares {declared}");
+        }
+
+        return result;
+    }
+
+    private static byte[] DecompressStream(ReadOnlyMemory<byte> stored, byte algorithm, uint declared, uint flags)
+    {
         if (!MemoryMarshal.TryGetArray(stored, out var segment))
         {
             segment = new ArraySegment<byte>(stored.ToArray());
@@ -80,8 +233,7 @@ internal static class PayloadCompressor
         {
             BrotliId => (Stream)new BrotliStream(source, CompressionMode.Decompress),
             DeflateId => new DeflateStream(source, CompressionMode.Decompress),
-            ZLibId => new ZLibStream(source, CompressionMode.Decompress),
-            _ => ThrowHelper.Malformed<Stream>(flags, null, $"compression algorithm {algorithm} is not 1 (Brotli), 2 (Deflate) or 3 (ZLib)"),
+            _ => new ZLibStream(source, CompressionMode.Decompress),
         };
 
         var result = new byte[Math.Min(declared, Math.Max(64 * 1024, 4L * stored.Length))];
@@ -111,10 +263,7 @@ internal static class PayloadCompressor
         return result;
     }
 
-    /// <summary>The largest uncompressed length a stored payload of <paramref name="storedLength"/> bytes may declare.</summary>
-    public static long Limit(long storedLength, int maxValueSize, int maxRatio) => Math.Min(Array.MaxLength, Math.Max(maxValueSize, storedLength * maxRatio));
-
-    private static Stream Compressor(TranscoderCompression algorithm, Stream output, CompressionLevel level) => algorithm switch
+    private static Stream StreamCompressor(TranscoderCompression algorithm, Stream output, CompressionLevel level) => algorithm switch
     {
         TranscoderCompression.Brotli => new BrotliStream(output, level, leaveOpen: true),
         TranscoderCompression.Deflate => new DeflateStream(output, level, leaveOpen: true),

@@ -369,7 +369,10 @@ internal sealed class ProtobufNetAdapter
         {
             // One pass of protobuf-net into a pooled buffer that starts after the header's room, then one copy into the
             // payload array (left uninitialized: every byte of it is written). Measuring first to write straight into
-            // an exact array costs a second walk of the graph, more than the copy: 2x on a flat message.
+            // an exact array costs a second walk of the graph, more than the copy: 2x on a flat message. The buffer is
+            // written through protobuf-net's Stream API: its IBufferWriter API measures every nested message before
+            // writing it, which made Serialize 1.5-3x slower on nested graphs (folders, records, the large object;
+            // docs/benchmarks.md, "Transcoders").
             byte[] payload;
             var output = PooledBodyWriter.Rent(headroom);
             try
@@ -409,10 +412,10 @@ internal sealed class ProtobufNetAdapter
     }
 
     /// <summary>
-    /// The IBufferWriter protobuf-net writes a body into: one per thread, its array kept between calls up to
+    /// The write-only stream protobuf-net writes a body into: one per thread, its array kept between calls up to
     /// <see cref="KeptBytes"/> (larger ones come from and go back to <see cref="ArrayPool{T}.Shared"/>).
     /// </summary>
-    private sealed class PooledBodyWriter : IBufferWriter<byte>
+    private sealed class PooledBodyWriter : Stream
     {
         private const int KeptBytes = 64 * 1024;
 
@@ -429,6 +432,20 @@ internal sealed class ProtobufNetAdapter
         public int Written => _position;
 
         public ReadOnlySpan<byte> WrittenSpan => _array.AsSpan(0, _position);
+
+        public override bool CanRead => false;
+
+        public override bool CanSeek => false;
+
+        public override bool CanWrite => true;
+
+        public override long Length => _position;
+
+        public override long Position
+        {
+            get => _position;
+            set => throw new NotSupportedException();
+        }
 
         /// <summary>Takes this thread's writer (a fresh one if a body is being written on it already), positioned after <paramref name="headroom"/> bytes.</summary>
         public static PooledBodyWriter Rent(int headroom)
@@ -450,32 +467,33 @@ internal sealed class ProtobufNetAdapter
             _cached = this;
         }
 
-        public void Advance(int count)
-        {
-            if ((uint)count > (uint)(_array.Length - _position))
-            {
-                throw new InvalidOperationException($"Advanced {count} bytes past the {_array.Length - _position} handed out.");
-            }
+        public override void Write(byte[] buffer, int offset, int count) => Write(buffer.AsSpan(offset, count));
 
-            _position += count;
+        public override void Write(ReadOnlySpan<byte> buffer)
+        {
+            Ensure(buffer.Length);
+            buffer.CopyTo(_array.AsSpan(_position));
+            _position += buffer.Length;
         }
 
-        // Ensure first, then read _array: it may be replaced by a larger one.
-        public Memory<byte> GetMemory(int sizeHint = 0)
+        public override void WriteByte(byte value)
         {
-            Ensure(sizeHint);
-            return _array.AsMemory(_position);
+            Ensure(1);
+            _array[_position++] = value;
         }
 
-        public Span<byte> GetSpan(int sizeHint = 0)
+        public override void Flush()
         {
-            Ensure(sizeHint);
-            return _array.AsSpan(_position);
         }
 
-        private void Ensure(int sizeHint)
+        public override int Read(byte[] buffer, int offset, int count) => throw new NotSupportedException();
+
+        public override long Seek(long offset, SeekOrigin origin) => throw new NotSupportedException();
+
+        public override void SetLength(long value) => throw new NotSupportedException();
+
+        private void Ensure(int needed)
         {
-            var needed = Math.Max(sizeHint, 1);
             if (_array.Length - _position >= needed)
             {
                 return;

@@ -1,10 +1,19 @@
+using CacheSerializer.LoadTest.Mix;
+
 namespace CacheSerializer.LoadTest;
 
 /// <summary>Everything one load-test run needs, as the command line gave it (defaults are the documented main job).</summary>
 internal sealed record LoadTestSettings
 {
-    /// <summary>memcached's largest item (<c>-I</c>) and the client's <c>MaxValueSize</c>: the largest BinaryFormatter tree is about 1.3 MB.</summary>
-    public const int MaxItemBytes = 2 * 1024 * 1024;
+    /// <summary>Gets the mix of values stored.</summary>
+    /// <value><see cref="LoadProfile.Default"/>.</value>
+    public LoadProfile Profile { get; init; } = LoadProfile.Default;
+
+    /// <summary>
+    /// Gets memcached's largest item (<c>-I</c>) and every transcoder's <c>MaxValueSize</c>: 2 MiB for the default profile
+    /// (its largest BinaryFormatter tree is about 1.3 MB), 8 MiB for the seed profile (about 5 MB).
+    /// </summary>
+    public int MaxItemBytes => Profile == LoadProfile.Seed ? 8 * 1024 * 1024 : 2 * 1024 * 1024;
 
     /// <summary>Gets how long each contender's pass runs, unless <see cref="Operations"/> is set.</summary>
     /// <value>60 seconds.</value>
@@ -69,16 +78,26 @@ internal sealed record LoadTestSettings
     /// <summary>Gets a value indicating whether this is the short mode (a few seconds per contender).</summary>
     public bool Short { get; init; }
 
+    /// <summary>Returns the default settings of a profile.</summary>
+    /// <param name="profile">The profile.</param>
+    /// <returns>
+    /// For the seed profile: 64 keys (about 200 MB in memcached for BSON) and 8 users (items of about 1 MB under
+    /// BinaryFormatter + Deflate take a second of CPU each on this kind of machine; more users would only queue);
+    /// otherwise these settings.
+    /// </returns>
+    public LoadTestSettings ForProfile(LoadProfile profile) =>
+        profile == LoadProfile.Seed ? this with { Profile = profile, Keys = 64, Users = 8 } : this with { Profile = profile };
+
     /// <summary>Returns the settings of the short mode: under a minute in all, for the integration test and a quick look.</summary>
-    /// <returns>Settings with 4-second passes, 8 users and 200 keys; other values kept.</returns>
+    /// <returns>Settings with 4-second passes, 8 users and 200 keys (the seed profile: 16 keys, 4 users); other values kept.</returns>
     public LoadTestSettings AsShort() => this with
     {
         Short = true,
         Duration = TimeSpan.FromSeconds(4),
         Operations = null,
-        Users = 8,
-        Keys = 200,
-        MemoryMegabytes = Math.Min(MemoryMegabytes, 256),
+        Users = Profile == LoadProfile.Seed ? 4 : 8,
+        Keys = Profile == LoadProfile.Seed ? 16 : 200,
+        MemoryMegabytes = Math.Min(MemoryMegabytes, Profile == LoadProfile.Seed ? 512 : 256),
     };
 
     /// <summary>Checks every value, naming the offending option.</summary>
@@ -93,6 +112,7 @@ internal sealed record LoadTestSettings
         Require(Nodes is >= 1 and <= 16, "--nodes", $"is {Nodes}; it must be between 1 and 16");
         Require(MemoryMegabytes is >= 64 and <= 65536, "--memory", $"is {MemoryMegabytes}; it must be between 64 and 65,536 (MB)");
         Require(OutputDirectory.Length > 0, "--output", "is empty");
+        Require(Enum.IsDefined(Profile), "--profile", $"is {(int)Profile}; it must be default or seed");
         Require(KillNodeAt is null || (KillNodeAt > TimeSpan.Zero && (Operations is not null || KillNodeAt < Duration)), "--kill-node-at",
             $"is {KillNodeAt}; it must be above 0 and within the pass ({Duration})");
         Require(KillNodeAt is null || Servers.Count == 0, "--kill-node-at", "needs servers the run starts itself (--nodes); it never kills servers given with --servers");

@@ -8,7 +8,7 @@ public static class QuickStart
     {
         var builder = WebApplication.CreateBuilder(args);
         // The client, IDistributedCache and the protobuf transcoder, from "Memcached" in appsettings.json:
-        //   "Memcached": { "Servers": ["127.0.0.1:11211"], "ProtobufTranscoder": { "Compression": "Brotli" } }
+        //   "Memcached": { "Servers": ["127.0.0.1:11211"], "ProtobufTranscoder": { "Compression": "Lz4" } }
         builder.Services.AddMemcached(builder.Configuration.GetSection("Memcached"));
         builder.Services.AddSingleton<ProductRepository>();
         var app = builder.Build();

@@ -40,6 +40,8 @@ public class CompressionTests
     [InlineData(TranscoderCompression.Brotli, 1)]
     [InlineData(TranscoderCompression.Deflate, 2)]
     [InlineData(TranscoderCompression.ZLib, 3)]
+    [InlineData(TranscoderCompression.Zstandard, 4)]
+    [InlineData(TranscoderCompression.Lz4, 5)]
     public void Serialize_CompressibleAboveThreshold_SetsBitAndRoundTrips(TranscoderCompression algorithm, byte id)
     {
         var transcoder = With(algorithm);
@@ -61,6 +63,130 @@ public class CompressionTests
 
         Assert.Equal(Compressible, new ProtobufTranscoder().Deserialize(item));
         Assert.Equal(Compressible, With(TranscoderCompression.Brotli).Deserialize(item));
+    }
+
+    public static TheoryData<TranscoderCompression, TranscoderCompression, CompressionLevel> WriterReaderPairs()
+    {
+        var data = new TheoryData<TranscoderCompression, TranscoderCompression, CompressionLevel>();
+        foreach (var writer in Enum.GetValues<TranscoderCompression>().Where(a => a != TranscoderCompression.None))
+        {
+            foreach (var reader in Enum.GetValues<TranscoderCompression>())
+            {
+                data.Add(writer, reader, writer is TranscoderCompression.Zstandard or TranscoderCompression.Lz4 ? CompressionLevel.SmallestSize : CompressionLevel.Fastest);
+            }
+        }
+
+        return data;
+    }
+
+    [Theory]
+    [MemberData(nameof(WriterReaderPairs))]
+    public void Deserialize_AnyAlgorithmsItem_ReadsWhateverTheReadersSetting(TranscoderCompression writer, TranscoderCompression reader, CompressionLevel level)
+    {
+        var person = new Messages.Person { Name = Compressible, Id = 3 };
+        var item = new ProtobufTranscoder(new ProtobufTranscoderOptions { Compression = writer, CompressionLevel = level }).Serialize(person);
+
+        var read = new ProtobufTranscoder(new ProtobufTranscoderOptions { Compression = reader }).Deserialize<Messages.Person>(item);
+
+        Assert.Equal(0xC5C0u, item.Flags);
+        Assert.Equal((byte)writer, item.Data[0]);
+        Assert.Equal(person, read);
+    }
+
+    [Theory]
+    [InlineData(CompressionLevel.Fastest, 1)]
+    [InlineData(CompressionLevel.Optimal, 3)]
+    [InlineData(CompressionLevel.SmallestSize, 19)]
+    [InlineData(CompressionLevel.NoCompression, 1)]
+    public void ZstandardLevel_EachCompressionLevel_IsTheDocumentedZstdLevel(CompressionLevel level, int zstd)
+    {
+        Assert.Equal(zstd, CacheSerializer.Transcoding.PayloadCompressor.ZstandardLevel(level));
+    }
+
+    [Theory]
+    [InlineData(CompressionLevel.Fastest, K4os.Compression.LZ4.LZ4Level.L00_FAST)]
+    [InlineData(CompressionLevel.Optimal, K4os.Compression.LZ4.LZ4Level.L09_HC)]
+    [InlineData(CompressionLevel.SmallestSize, K4os.Compression.LZ4.LZ4Level.L12_MAX)]
+    [InlineData(CompressionLevel.NoCompression, K4os.Compression.LZ4.LZ4Level.L00_FAST)]
+    public void Lz4Level_EachCompressionLevel_IsTheDocumentedLz4Level(CompressionLevel level, K4os.Compression.LZ4.LZ4Level lz4)
+    {
+        Assert.Equal(lz4, CacheSerializer.Transcoding.PayloadCompressor.Lz4Level(level));
+    }
+
+    [Fact]
+    public void Serialize_Zstandard_IsAStandardFrameThatZstdSharpReads()
+    {
+        // The stream after the 5-byte header is a plain Zstandard frame (magic 28 B5 2F FD, content size in its header),
+        // so any zstd decoder reads it.
+        var item = With(TranscoderCompression.Zstandard).Serialize(Compressible);
+
+        Assert.Equal("28B52FFD", Convert.ToHexString(item.Data.AsSpan(5, 4)));
+        using var decompressor = new ZstdSharp.Decompressor();
+        Assert.Equal(Compressible, Encoding.UTF8.GetString(decompressor.Unwrap(item.Data.AsSpan(5))));
+    }
+
+    [Fact]
+    public void Serialize_Lz4_IsARawBlockThatK4osDecodes()
+    {
+        var item = With(TranscoderCompression.Lz4).Serialize(Compressible);
+        var output = new byte[Encoding.UTF8.GetByteCount(Compressible)];
+
+        Assert.Equal(output.Length, K4os.Compression.LZ4.LZ4Codec.Decode(item.Data.AsSpan(5), output));
+        Assert.Equal(Compressible, Encoding.UTF8.GetString(output));
+    }
+
+    [Fact]
+    public void Deserialize_ZstandardFrameStatingAnotherLength_IsRefusedBeforeDecoding()
+    {
+        var item = With(TranscoderCompression.Zstandard).Serialize(Compressible);
+        var payload = item.Bytes();
+        BinaryPrimitives.WriteUInt32LittleEndian(payload.AsSpan(1), 1000);
+
+        var e = Assert.Throws<TranscoderException>(() => new ProtobufTranscoder().Deserialize(TranscoderTestHelpers.Item(0x0192, payload)));
+
+        Assert.Contains($"the Zstandard frame states {Encoding.UTF8.GetByteCount(Compressible)} bytes, the payload declares 1000", e.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Deserialize_ZstandardFrameCutShort_ThrowsAndTheNextItemReads()
+    {
+        var item = With(TranscoderCompression.Zstandard).Serialize(Compressible);
+        var cut = item.Data.AsSpan(0, item.Data.Count - 6).ToArray();
+        var transcoder = new ProtobufTranscoder();
+
+        var e = Assert.Throws<TranscoderException>(() => transcoder.Deserialize(TranscoderTestHelpers.Item(0x0192, cut)));
+
+        Assert.Contains("Malformed item under flags 0x0192", e.Message, StringComparison.Ordinal);
+        Assert.Contains("Zstandard frame", e.Message, StringComparison.Ordinal);
+        Assert.Equal(Compressible, transcoder.Deserialize(item));
+    }
+
+    [Theory]
+    [InlineData(-1)]
+    [InlineData(+1)]
+    public void Deserialize_Lz4DeclaringAnotherLength_Throws(int delta)
+    {
+        var item = With(TranscoderCompression.Lz4).Serialize(Compressible);
+        var payload = item.Bytes();
+        var length = Encoding.UTF8.GetByteCount(Compressible) + delta;
+        BinaryPrimitives.WriteInt32LittleEndian(payload.AsSpan(1), length);
+
+        var e = Assert.Throws<TranscoderException>(() => new ProtobufTranscoder().Deserialize(TranscoderTestHelpers.Item(0x0192, payload)));
+
+        Assert.Contains(delta < 0 ? $"holds more than the {length} bytes it declares" : $"declares {length}", e.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Deserialize_ZstandardOrLz4HostileDeclaredLength_IsRefusedBeforeAllocating()
+    {
+        foreach (var algorithm in new byte[] { 4, 5 })
+        {
+            var payload = new byte[] { algorithm, 0xFF, 0xFF, 0xFF, 0x7F, 0, 0, 0, 0 };
+
+            var e = Assert.Throws<TranscoderException>(() => new ProtobufTranscoder().Deserialize(TranscoderTestHelpers.Item(0x0192, payload)));
+
+            Assert.Contains("declares 2147483647 bytes uncompressed, more than the limit of 1048576", e.Message, StringComparison.Ordinal);
+        }
     }
 
     [Fact]
@@ -184,6 +310,10 @@ public class CompressionTests
     [InlineData(new byte[] { 9, 3, 0, 0, 0, 1, 2, 3 })]
     [InlineData(new byte[] { 2, 3, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF })]
     [InlineData(new byte[] { 3, 3, 0, 0, 0, 0x78, 0x9C, 0xFF })]
+    [InlineData(new byte[] { 4, 3, 0, 0, 0, 0x28, 0xB5, 0x2F, 0xFD, 0xFF })]
+    [InlineData(new byte[] { 4, 3, 0, 0, 0, 1, 2, 3 })]
+    [InlineData(new byte[] { 5, 3, 0, 0, 0, 0xF0, 0xFF })]
+    [InlineData(new byte[] { 5, 3, 0, 0, 0 })]
     public void Deserialize_CorruptCompressedPayload_ThrowsTranscoderException(byte[] payload)
     {
         var e = Assert.Throws<TranscoderException>(() => new ProtobufTranscoder().Deserialize(TranscoderTestHelpers.Item(0x0192, payload)));

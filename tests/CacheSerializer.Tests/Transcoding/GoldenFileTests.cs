@@ -37,7 +37,15 @@ public class GoldenFileTests
         ["compressed-deflate-string"] = CompressibleText(),
         ["compressed-zlib-string"] = CompressibleText(),
         ["compressed-zlib-message-person"] = new Person { Name = CompressibleText(), Id = 7 },
+        ["compressed-zstandard-string"] = CompressibleText(),
+        ["compressed-zstandard-object-item"] = new Contracts.Item { Name = CompressibleText(), Tags = ["doc", "golden"] },
+        ["compressed-lz4-string"] = CompressibleText(),
+        ["compressed-lz4-object-item"] = new Contracts.Item { Name = CompressibleText(), Tags = ["doc", "golden"] },
     };
+
+    // Zstandard and LZ4 come from pinned packages (ZstdSharp.Port 0.8.8, K4os.Compression.LZ4 1.3.8), not from the
+    // runtime: their output is written byte for byte too, at the default level (Fastest).
+    public static IEnumerable<object[]> PinnedEncoderCases => CompressedCases.Where(c => ((string)c[0]).Contains("zstandard", StringComparison.Ordinal) || ((string)c[0]).Contains("lz4", StringComparison.Ordinal));
 
     // A Local DateTime is stored as its UTC instant: its bytes depend on the machine's time zone, so it has no file.
     public static IEnumerable<object[]> WrittenCases =>
@@ -74,19 +82,34 @@ public class GoldenFileTests
     public void Deserialize_CompressedGoldenFile_ReturnsTheValueExactly(string name)
     {
         var value = Compressed[name];
-        var algorithm = name.Split('-')[1] switch
-        {
-            "brotli" => TranscoderCompression.Brotli,
-            "deflate" => TranscoderCompression.Deflate,
-            _ => TranscoderCompression.ZLib,
-        };
-        var writer = new ProtobufTranscoder(new ProtobufTranscoderOptions { Compression = algorithm });
-
-        var golden = ReadGolden(name, writer.Serialize(value));
+        var golden = ReadGolden(name, CompressingWriter(name).Serialize(value));
 
         Assert.True((golden.Flags & 0x0080) != 0, "a compressed golden file carries the compression bit");
         ValueAssert.Identical(value, Default.DeserializeAs(value.GetType(), golden));
     }
+
+    [Theory]
+    [MemberData(nameof(PinnedEncoderCases))]
+    public void Serialize_CompressedGoldenCaseOfAPinnedEncoder_WritesTheGoldenFileExactly(string name)
+    {
+        var item = CompressingWriter(name).Serialize(Compressed[name]);
+
+        var golden = ReadGolden(name, item);
+        Assert.Equal($"0x{golden.Flags:X4}", $"0x{item.Flags:X4}");
+        Assert.Equal(Convert.ToHexStringLower(golden.Bytes()), Convert.ToHexStringLower(item.Bytes()));
+    }
+
+    private static ProtobufTranscoder CompressingWriter(string name) => new(new ProtobufTranscoderOptions
+    {
+        Compression = name.Split('-')[1] switch
+        {
+            "brotli" => TranscoderCompression.Brotli,
+            "deflate" => TranscoderCompression.Deflate,
+            "zstandard" => TranscoderCompression.Zstandard,
+            "lz4" => TranscoderCompression.Lz4,
+            _ => TranscoderCompression.ZLib,
+        },
+    });
 
     private static (ProtobufTranscoder Transcoder, object? Value) Case(string name) =>
         NativeCases.All.TryGetValue(name, out var native) ? (Default, native) : Objects[name];

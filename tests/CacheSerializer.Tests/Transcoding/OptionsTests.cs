@@ -8,7 +8,7 @@ public class OptionsTests
     public static IEnumerable<object[]> InvalidOptions =>
     [
         [new ProtobufTranscoderOptions { MaxValueSize = 0 }, "ProtobufTranscoderOptions.MaxValueSize must be at least 1 byte, not 0."],
-        [new ProtobufTranscoderOptions { Compression = (TranscoderCompression)9 }, "ProtobufTranscoderOptions.Compression must be None, Brotli, Deflate or ZLib, not 9."],
+        [new ProtobufTranscoderOptions { Compression = (TranscoderCompression)9 }, "ProtobufTranscoderOptions.Compression must be None, Brotli, Deflate, ZLib, Zstandard or Lz4, not 9."],
         [new ProtobufTranscoderOptions { CompressionThreshold = -1 }, "ProtobufTranscoderOptions.CompressionThreshold must be 0 or more, not -1."],
         [new ProtobufTranscoderOptions { CompressionLevel = (CompressionLevel)42 }, "ProtobufTranscoderOptions.CompressionLevel is not a CompressionLevel: 42."],
         [new ProtobufTranscoderOptions { MaxDecompressionRatio = 1 }, "ProtobufTranscoderOptions.MaxDecompressionRatio must be 2-1024, not 1."],

@@ -2,6 +2,7 @@ using System.CommandLine;
 using System.CommandLine.Parsing;
 using System.Globalization;
 using CacheSerializer.LoadTest.Display;
+using CacheSerializer.LoadTest.Mix;
 using CacheSerializer.LoadTest.Results;
 using CacheSerializer.LoadTest.Running;
 using Spectre.Console;
@@ -99,6 +100,12 @@ internal static class LoadTestCommand
         DefaultValueFactory = _ => Defaults.OutputDirectory,
     };
 
+    private static readonly Option<LoadProfile> ProfileOption = new("--profile")
+    {
+        Description = "The mix: default (mostly small objects, a tail of large trees) or seed (the production report's shape: trees whose BinaryFormatter+Deflate items average about 1 MB; 64 keys, 8 users unless given).",
+        DefaultValueFactory = _ => LoadProfile.Default,
+    };
+
     private static readonly Option<TimeSpan?> KillNodeAtOption = new("--kill-node-at")
     {
         Description = "Fault mode: kill (SIGKILL) the last started server this far into each pass (10s, 1m); the results then show errors, misses and recovery second by second.",
@@ -136,7 +143,7 @@ internal static class LoadTestCommand
         var root = new RootCommand(
             "CacheSerializer load test: the same cache workload once per contender against real memcached, side by side; "
             + "every value read is checked. Results go to the console and, as JSON, Markdown and SVG, to --output.");
-        foreach (Option option in new Option[] { DurationOption, OperationsOption, UsersOption, ReadRatioOption, KeysOption, ContendersOption, NodesOption, ServersOption, MemoryOption, SeedOption, OutputOption, KillNodeAtOption, RestartNodeAfterOption, AutoEjectOption, TlsOption, ShortOption })
+        foreach (Option option in new Option[] { DurationOption, OperationsOption, UsersOption, ReadRatioOption, KeysOption, ContendersOption, NodesOption, ServersOption, MemoryOption, SeedOption, OutputOption, KillNodeAtOption, RestartNodeAfterOption, AutoEjectOption, TlsOption, ProfileOption, ShortOption })
         {
             root.Options.Add(option);
         }
@@ -146,13 +153,14 @@ internal static class LoadTestCommand
         return root;
     }
 
-    /// <summary>Turns a parse result into settings: the defaults, then the short mode, then every option given explicitly.</summary>
+    /// <summary>Turns a parse result into settings: the profile's defaults, then the short mode, then every option given explicitly.</summary>
     /// <param name="result">The parse result.</param>
     /// <returns>The settings (not yet validated).</returns>
     public static LoadTestSettings ToSettings(ParseResult result)
     {
         ArgumentNullException.ThrowIfNull(result);
-        LoadTestSettings settings = result.GetValue(ShortOption) ? Defaults.AsShort() : Defaults;
+        LoadTestSettings profile = Defaults.ForProfile(result.GetValue(ProfileOption));
+        LoadTestSettings settings = result.GetValue(ShortOption) ? profile.AsShort() : profile;
         bool Given(Option option) => result.GetResult(option) is { Implicit: false };
         return settings with
         {

@@ -26,7 +26,7 @@ internal sealed record Distribution
     /// <summary>Summarizes a histogram.</summary>
     /// <param name="histogram">The histogram.</param>
     /// <returns>The summary.</returns>
-    public static Distribution Of(LogHistogram histogram) => new()
+    public static Distribution Of(ValueHistogram histogram) => new()
     {
         Count = histogram.Count,
         Mean = Math.Round(histogram.Mean, 1),

@@ -26,4 +26,10 @@ internal sealed record LoadTestReport
 
     /// <summary>Gets one result per contender, in the order run.</summary>
     public required IReadOnlyList<PassResult> Passes { get; init; }
+
+    /// <summary>Gets the short mode's repeat of the first contender's pass, or null.</summary>
+    public PassResult? Repeat { get; init; }
+
+    /// <summary>Gets the short mode's check of whether its throughput ratios can be read, or null outside the short mode.</summary>
+    public RunReadability? Readability { get; init; }
 }

@@ -1,4 +1,5 @@
 using CacheSerializer.LoadTest.Measuring;
+using CacheSerializer.LoadTest.Running;
 
 namespace CacheSerializer.LoadTest.Results;
 
@@ -63,6 +64,13 @@ internal sealed record PassResult
     /// <summary>Gets the client's CPU time per operation, in microseconds.</summary>
     public double ClientCpuMicrosecondsPerOperation { get; init; }
 
+    /// <summary>
+    /// Gets the part of <see cref="ClientCpuMicrosecondsPerOperation"/> spent inside the contender's Serialize and
+    /// Deserialize calls (their threads' CPU time), in microseconds per operation; null where the thread CPU clock cannot
+    /// be read (not Linux). The rest is the client, the value checks and the harness, the same work for every contender.
+    /// </summary>
+    public double? TranscoderCpuMicrosecondsPerOperation { get; init; }
+
     /// <summary>Gets the bytes the client sent (its own meter).</summary>
     public long ClientBytesSent { get; init; }
 
@@ -78,8 +86,11 @@ internal sealed record PassResult
     /// <summary>Gets memcached's bytes per stored item at the end of the pass (<c>bytes / curr_items</c>).</summary>
     public double ServerBytesPerItem { get; init; }
 
-    /// <summary>Gets the payload sizes of the items written, in bytes.</summary>
+    /// <summary>Gets the payload sizes of the items written (in the warm-up and in the measured phase), in bytes.</summary>
     public required Distribution ItemSizeBytes { get; init; }
+
+    /// <summary>Gets what the warm-up phase did before the measured phase (every key stored once).</summary>
+    public WarmUpResult? WarmUp { get; init; }
 
     /// <summary>Gets what the pass did second by second (operations, hits, misses, store failures, errors).</summary>
     public IReadOnlyList<TimelineSecond> Timeline { get; init; } = [];

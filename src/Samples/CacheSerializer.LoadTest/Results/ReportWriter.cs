@@ -31,10 +31,12 @@ internal static class ReportWriter
         new("p95 ms", (_, p) => Ms(p.LatencyMicroseconds.P95)),
         new("p99 ms", (_, p) => Ms(p.LatencyMicroseconds.P99)),
         new("CPU µs/op", (_, p) => N(p.ClientCpuMicrosecondsPerOperation)),
+        new("codec µs/op", (_, p) => p.TranscoderCpuMicrosecondsPerOperation is double codec ? N(codec) : "-"),
         new("errors", (_, p) => N(p.Errors)),
         new("corrupt", (_, p) => N(p.Corruptions)),
         new("ops/s vs BSON", (r, p) => Ratio(r, p, ContenderCatalog.Bson, x => x.OperationsPerSecond)),
         new("ops/s vs BF", (r, p) => Ratio(r, p, ContenderCatalog.BinaryFormatter, x => x.OperationsPerSecond)),
+        new("ops/s vs BF+Deflate", (r, p) => Ratio(r, p, ContenderCatalog.DeflateBinaryFormatter, x => x.OperationsPerSecond)),
     ];
 
     /// <summary>The columns of the size table.</summary>
@@ -50,6 +52,7 @@ internal static class ReportWriter
         new("evict", (_, p) => N(p.Server.Evictions)),
         new("bytes vs BSON", (r, p) => Ratio(r, p, ContenderCatalog.Bson, x => x.ServerBytesPerItem)),
         new("bytes vs BF", (r, p) => Ratio(r, p, ContenderCatalog.BinaryFormatter, x => x.ServerBytesPerItem)),
+        new("bytes vs BF+Deflate", (r, p) => Ratio(r, p, ContenderCatalog.DeflateBinaryFormatter, x => x.ServerBytesPerItem)),
     ];
 
     /// <summary>The columns of the fault table (fault mode only): the outage's effect and the recovery.</summary>
@@ -115,25 +118,42 @@ internal static class ReportWriter
         }
 
         text.AppendLine(CultureInfo.InvariantCulture, $"{report.Started:yyyy-MM-dd HH:mm} UTC; {report.Machine}; load average {report.LoadAverage}; memcached {report.Servers}.");
+        if (report.Repeat is { } repeat && report.Readability is { } readability)
+        {
+            text.AppendLine().AppendLine(CultureInfo.InvariantCulture, $"Repeat of {repeat.Contender}: {N(repeat.OperationsPerSecond)} ops/s against {N(readability.FirstOperationsPerSecond)} (coefficient of variation {(readability.Variation ?? 0) * 100:0.0}%).");
+        }
+
+        foreach (string warning in report.Readability?.Warnings ?? [])
+        {
+            text.AppendLine().AppendLine(CultureInfo.InvariantCulture, $"**Warning: the throughput ratios of this run cannot be read:** {warning}.");
+        }
+
         return text.ToString();
     }
 
-    /// <summary>Returns the chart: throughput, memcached bytes per item and p99 latency of every contender, relative to BSON.</summary>
+    /// <summary>
+    /// Returns the chart: throughput, memcached bytes per item and p99 latency of every contender, relative to BSON and
+    /// to BinaryFormatter + Deflate (the production team's original), each where that baseline was run.
+    /// </summary>
     /// <param name="report">The report.</param>
-    /// <returns>The chart; empty when BSON was not run.</returns>
+    /// <returns>The chart; empty when neither baseline was run.</returns>
     public static SvgBarChart ToChart(LoadTestReport report)
     {
         ArgumentNullException.ThrowIfNull(report);
-        var chart = new SvgBarChart($"Load test, relative to BSON (= 1): {report.Started:yyyy-MM-dd}, {report.Passes.Count} contenders", "x BSON") { AxisMaximum = 3 };
-        PassResult? bson = report.Passes.FirstOrDefault(p => p.Contender == ContenderCatalog.Bson);
-        if (bson is null)
+        var chart = new SvgBarChart($"Load test, relative to a baseline (= 1): {report.Started:yyyy-MM-dd}, {report.Passes.Count} contenders", "x baseline") { AxisMaximum = 3 };
+        foreach (string baselineName in new[] { ContenderCatalog.Bson, ContenderCatalog.DeflateBinaryFormatter })
         {
-            return chart;
+            PassResult? baseline = report.Passes.FirstOrDefault(p => p.Contender == baselineName);
+            if (baseline is null)
+            {
+                continue;
+            }
+
+            AddGroup(chart, report, $"Throughput, ops/s, x {baselineName} (higher is better)", baseline, p => p.OperationsPerSecond);
+            AddGroup(chart, report, $"memcached bytes per item, x {baselineName} (lower is better)", baseline, p => p.ServerBytesPerItem);
+            AddGroup(chart, report, $"p99 latency, x {baselineName} (lower is better)", baseline, p => p.LatencyMicroseconds.P99);
         }
 
-        AddGroup(chart, report, "Throughput, operations per second (higher is better)", bson, p => p.OperationsPerSecond);
-        AddGroup(chart, report, "memcached bytes per stored item (lower is better)", bson, p => p.ServerBytesPerItem);
-        AddGroup(chart, report, "p99 latency (lower is better)", bson, p => p.LatencyMicroseconds.P99);
         return chart;
     }
 

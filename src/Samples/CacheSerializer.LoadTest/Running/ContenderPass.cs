@@ -26,11 +26,12 @@ internal static class ContenderPass
         Contender contender, int passIndex, ServerSet servers, LoadTestSettings settings, ValueMix mix, PassProgress progress, CancellationToken cancellationToken)
     {
         PassCounters counters = progress.Counters;
+        var transcoder = new MeasuringTranscoder(contender.Transcoder, counters.ItemSizes);
         var options = new MemcachedClientOptions
         {
             OperationTimeout = OperationTimeout,
-            MaxValueSize = LoadTestSettings.MaxItemBytes,
-            Transcoder = new MeasuringTranscoder(contender.Transcoder, counters.ItemSizes),
+            MaxValueSize = settings.MaxItemBytes,
+            Transcoder = transcoder,
             AutoEject = settings.AutoEject,
         };
         foreach (string endpoint in servers.Endpoints)
@@ -62,8 +63,6 @@ internal static class ContenderPass
 
         await using var client = new MemcachedClient(options);
         await client.FlushAllAsync(cancellationToken).ConfigureAwait(false);
-        using var traffic = new ClientTrafficMeter();
-        ServerStats before = await ServerStats.ReadAsync(client, cancellationToken).ConfigureAwait(false);
 
         var keys = new KeyState[mix.Keys];
         for (int i = 0; i < keys.Length; i++)
@@ -72,6 +71,17 @@ internal static class ContenderPass
         }
 
         string prefix = $"lt{passIndex}:";
+
+        // Every key stored once before the measured phase starts: a short pass then measures a warm cache, not the
+        // misses of a flushed one. Traffic, memcached's counters and every latency are taken from here on.
+        WarmUpResult warmUp = await WarmUpPhase.RunAsync(client, mix, keys, counters, prefix, settings.Users, cancellationToken).ConfigureAwait(false);
+        if (warmUp.Failed > 0)
+        {
+            failure ??= $"warm-up: {warmUp.Failed:N0} of {keys.Length:N0} keys could not be stored ({warmUp.FirstFailure})";
+        }
+
+        using var traffic = new ClientTrafficMeter();
+        ServerStats before = await ServerStats.ReadAsync(client, cancellationToken).ConfigureAwait(false);
         bool tooManyErrors = false;
         bool ShouldStop()
         {
@@ -86,6 +96,7 @@ internal static class ContenderPass
 
         using Process self = Process.GetCurrentProcess();
         TimeSpan cpuBefore = self.TotalProcessorTime;
+        transcoder.ResetCpu();
         FaultInjector? fault = settings.KillNodeAt is null ? null : new FaultInjector(servers, settings, progress);
         using var usersDone = new CancellationTokenSource();
         progress.Start();
@@ -116,6 +127,7 @@ internal static class ContenderPass
         await faultTask.ConfigureAwait(false);
         self.Refresh();
         TimeSpan cpu = self.TotalProcessorTime - cpuBefore;
+        long transcoderNanoseconds = transcoder.SerializeNanoseconds + transcoder.DeserializeNanoseconds;
         double seconds = progress.Elapsed.TotalSeconds;
         long sent = traffic.Sent;
         long received = traffic.Received;
@@ -162,12 +174,16 @@ internal static class ContenderPass
             SetLatencyMicroseconds = Distribution.Of(counters.SetLatency),
             ClientCpuSeconds = Math.Round(cpu.TotalSeconds, 3),
             ClientCpuMicrosecondsPerOperation = operations > 0 ? Math.Round(cpu.TotalMicroseconds / operations, 1) : 0,
+            TranscoderCpuMicrosecondsPerOperation = ThreadCpuClock.IsSupported && operations > 0
+                ? Math.Round(transcoderNanoseconds / 1000.0 / operations, 1)
+                : null,
             ClientBytesSent = sent,
             ClientBytesReceived = received,
             ClientBytesPerOperation = operations > 0 ? Math.Round((double)(sent + received) / operations, 1) : 0,
             Server = server,
             ServerBytesPerItem = server.CurrentItems > 0 ? Math.Round((double)server.Bytes / server.CurrentItems, 1) : 0,
             ItemSizeBytes = Distribution.Of(counters.ItemSizes),
+            WarmUp = warmUp,
             Timeline = timeline,
             Fault = fault?.KilledAt is double killedAt
                 ? FaultSummary.Of(servers.Endpoints[fault.Index], fault.Events, killedAt, fault.RestartedAt, timeline)

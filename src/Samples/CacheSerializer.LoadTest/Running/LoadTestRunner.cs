@@ -10,29 +10,33 @@ namespace CacheSerializer.LoadTest.Running;
 /// <summary>The whole run: servers up, one pass per contender in turn, servers down (also on Ctrl+C or failure).</summary>
 internal static class LoadTestRunner
 {
-    /// <summary>Returns the contenders a run uses: the named ones, or by default the five of issue 12: this package's
-    /// transcoder without and with compression, then BSON, BinaryFormatter and BinaryFormatter + Deflate.</summary>
+    /// <summary>
+    /// Returns the contenders a run uses: the named ones, or by default this package's transcoder without compression,
+    /// with the recommended LZ4 and with Brotli (the setting recommended before), then BSON, BinaryFormatter and
+    /// BinaryFormatter + Deflate; for the seed profile, this transcoder without compression and with LZ4, Zstandard and
+    /// Brotli, then BinaryFormatter + Deflate (the report's original). This package's configurations are built for items
+    /// of up to <paramref name="maxItemBytes"/>.
+    /// </summary>
     /// <param name="names">Names from <see cref="ContenderCatalog"/>, or empty for the default.</param>
+    /// <param name="profile">The run's profile, which picks the default contenders.</param>
+    /// <param name="maxItemBytes">The run's item limit (<see cref="LoadTestSettings.MaxItemBytes"/>).</param>
     /// <returns>The contenders, in the order given.</returns>
     /// <exception cref="ArgumentException">A name is not in the catalog.</exception>
-    public static IReadOnlyList<Contender> SelectContenders(IReadOnlyList<string> names)
+    public static IReadOnlyList<Contender> SelectContenders(IReadOnlyList<string> names, LoadProfile profile = LoadProfile.Default, int maxItemBytes = 2 * 1024 * 1024)
     {
         if (names.Count > 0)
         {
             return names.Select(name =>
-                ContenderCatalog.All.FirstOrDefault(c => string.Equals(c.Name, name, StringComparison.OrdinalIgnoreCase))
-                ?? throw new ArgumentException($"--contenders: no contender is named '{name}'; known: {string.Join(", ", ContenderCatalog.All.Select(c => c.Name))}."))
+                ContenderCatalog.All.FirstOrDefault(c => string.Equals(c.Name, name, StringComparison.OrdinalIgnoreCase)) is { } found
+                    ? ContenderCatalog.Get(found.Name, maxItemBytes)
+                    : throw new ArgumentException($"--contenders: no contender is named '{name}'; known: {string.Join(", ", ContenderCatalog.All.Select(c => c.Name))}."))
                 .ToArray();
         }
 
-        return
-        [
-            ContenderCatalog.Get(ContenderCatalog.CacheSerializer),
-            ContenderCatalog.Get(ContenderCatalog.CacheSerializerCompressed),
-            ContenderCatalog.Get(ContenderCatalog.Bson),
-            ContenderCatalog.Get(ContenderCatalog.BinaryFormatter),
-            ContenderCatalog.Get(ContenderCatalog.DeflateBinaryFormatter),
-        ];
+        string[] defaults = profile == LoadProfile.Seed
+            ? [ContenderCatalog.CacheSerializer, ContenderCatalog.CacheSerializerLz4, ContenderCatalog.CacheSerializerZstandard, ContenderCatalog.CacheSerializerCompressed, ContenderCatalog.DeflateBinaryFormatter]
+            : [ContenderCatalog.CacheSerializer, ContenderCatalog.CacheSerializerLz4, ContenderCatalog.CacheSerializerCompressed, ContenderCatalog.Bson, ContenderCatalog.BinaryFormatter, ContenderCatalog.DeflateBinaryFormatter];
+        return [.. defaults.Select(name => ContenderCatalog.Get(name, maxItemBytes))];
     }
 
     /// <summary>Runs every pass.</summary>
@@ -43,11 +47,11 @@ internal static class LoadTestRunner
     public static async Task<LoadTestReport> RunAsync(LoadTestSettings settings, IProgressDisplay display, CancellationToken cancellationToken)
     {
         settings.Validate();
-        IReadOnlyList<Contender> contenders = SelectContenders(settings.Contenders);
+        IReadOnlyList<Contender> contenders = SelectContenders(settings.Contenders, settings.Profile, settings.MaxItemBytes);
         DateTimeOffset started = DateTimeOffset.UtcNow;
         string loadBefore = LoadAverage();
 
-        var mix = ValueMix.CreateDefault(settings.Keys, settings.Seed);
+        var mix = ValueMix.Create(settings.Profile, settings.Keys, settings.Seed);
 
         using ServerSet servers = ServerSet.Open(settings);
 
@@ -81,21 +85,54 @@ internal static class LoadTestRunner
             display.Message($"fault mode: {servers.Endpoints[^1]} is killed {killAt.TotalSeconds:0.#} s into each pass and restarted {settings.RestartNodeAfter.TotalSeconds:0.#} s later; auto-eject {(settings.AutoEject ? "on" : "off")}");
         }
 
+        double? loadAtStart = RunReadability.ReadLoadAverage();
         var passes = new List<PassResult>();
-        for (int i = 0; i < contenders.Count && !cancellationToken.IsCancellationRequested; i++)
+        PassResult? repeat = null;
+
+        // The short mode runs its first contender once more at the end: how far the two passes differ is the noise that
+        // every throughput ratio of the run carries (RunReadability).
+        int passCount = settings.Short && contenders.Count > 0 ? contenders.Count + 1 : contenders.Count;
+        for (int i = 0; i < passCount && !cancellationToken.IsCancellationRequested; i++)
         {
-            Contender contender = contenders[i];
+            Contender contender = contenders[i % contenders.Count];
             int passIndex = i;
-            var progress = new PassProgress(contender.Name, new PassCounters(), settings.Duration, settings.Operations);
-            Task<PassResult> pass = Task.Run(() => ContenderPass.RunAsync(contender, passIndex, servers, settings, mix, progress, cancellationToken), CancellationToken.None);
+            var progress = new PassProgress(i < contenders.Count ? contender.Name : $"{contender.Name} (repeat)", new PassCounters(), settings.Duration, settings.Operations);
+            ValueMix contenderMix = mix.For(contender.Input);
+            Task<PassResult> pass = Task.Run(() => ContenderPass.RunAsync(contender, passIndex, servers, settings, contenderMix, progress, cancellationToken), CancellationToken.None);
             try
             {
-                passes.Add(await display.TrackAsync(progress, pass).ConfigureAwait(false));
+                PassResult result = await display.TrackAsync(progress, pass).ConfigureAwait(false);
+                if (i < contenders.Count)
+                {
+                    passes.Add(result);
+                }
+                else
+                {
+                    repeat = result;
+                }
             }
             catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
             {
                 // Ctrl+C before the users started (during the flush or the first stats): nothing of this pass to report.
                 break;
+            }
+        }
+
+        RunReadability? readability = settings.Short && passes.Count > 0
+            ? new RunReadability(
+                Environment.ProcessorCount,
+                loadAtStart,
+                RunReadability.ReadLoadAverage(),
+                passes.Min(p => p.Operations),
+                repeat is null ? null : repeat.Contender,
+                passes[0].OperationsPerSecond,
+                repeat?.OperationsPerSecond ?? 0)
+            : null;
+        if (readability is not null)
+        {
+            foreach (string warning in readability.Warnings)
+            {
+                display.Message($"warning: throughput ratios not readable: {warning}.");
             }
         }
 
@@ -109,6 +146,8 @@ internal static class LoadTestRunner
             Servers = serverLine,
             Mix = [.. mix.Shapes.Select((s, i) => new ShapeSummary(s.Name, s.Share, keysPerShape[i], s.Description))],
             Passes = passes,
+            Repeat = repeat,
+            Readability = readability,
         };
     }
 

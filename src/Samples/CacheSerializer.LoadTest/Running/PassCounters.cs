@@ -51,16 +51,16 @@ internal sealed class PassCounters
     public long StoreFailures => Interlocked.Read(ref _storeFailures);
 
     /// <summary>Gets the latency of every operation, in microseconds.</summary>
-    public LogHistogram Latency { get; } = new();
+    public ValueHistogram Latency { get; } = new();
 
     /// <summary>Gets the latency of the gets, in microseconds.</summary>
-    public LogHistogram GetLatency { get; } = new();
+    public ValueHistogram GetLatency { get; } = new();
 
     /// <summary>Gets the latency of the sets, in microseconds.</summary>
-    public LogHistogram SetLatency { get; } = new();
+    public ValueHistogram SetLatency { get; } = new();
 
     /// <summary>Gets the payload size of every item written, in bytes.</summary>
-    public LogHistogram ItemSizes { get; } = new();
+    public ValueHistogram ItemSizes { get; } = new();
 
     /// <summary>Gets the first few error messages.</summary>
     public IReadOnlyCollection<string> ErrorSamples => _errorSamples;

@@ -56,7 +56,7 @@ internal sealed class ServerSet : IDisposable
         var set = new ServerSet([], startedHere: true);
         try
         {
-            string arguments = string.Create(CultureInfo.InvariantCulture, $"-m {settings.MemoryMegabytes} -I {LoadTestSettings.MaxItemBytes / (1024 * 1024)}m");
+            string arguments = string.Create(CultureInfo.InvariantCulture, $"-m {settings.MemoryMegabytes} -I {settings.MaxItemBytes / (1024 * 1024)}m");
             MemcachedServerSecurity? security = null;
             if (settings.Tls)
             {

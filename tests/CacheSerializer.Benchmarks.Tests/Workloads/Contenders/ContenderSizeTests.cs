@@ -42,6 +42,47 @@ public class ContenderSizeTests
         Assert.Equal(156, Size("RpcMessage", ContenderCatalog.SystemTextJson));
     }
 
+    [Fact]
+    public void Serialize_MessagePackRpcMessage_Is96Bytes()
+    {
+        // fixarray of 5: 1; request_id 1,638,312,888 as uint32: 0xCE + 4 = 5; status 225 as uint8: 0xCC + 1 = 2;
+        // fixstr 20 and 24: 1 + 20, 1 + 24; str8 40: 2 + 40. 1 + 5 + 2 + 21 + 25 + 42 = 96.
+        Assert.Equal(96, Size("RpcMessage", ContenderCatalog.MessagePack));
+    }
+
+    [Fact]
+    public void Serialize_MemoryPackRpcMessage_Is117Bytes()
+    {
+        // member count 1; two int32 4 + 4; each string: ~UTF-8 length (int32) + UTF-16 length (int32) + UTF-8 bytes,
+        // 8 + 20, 8 + 24, 8 + 40. 1 + 8 + 28 + 32 + 48 = 117.
+        Assert.Equal(117, Size("RpcMessage", ContenderCatalog.MemoryPack));
+    }
+
+    [Theory]
+    [InlineData("RpcMessage", ContenderCatalog.MessagePackLz4, 107)]
+    [InlineData("Records32", ContenderCatalog.MessagePack, 781)]
+    [InlineData("Records32", ContenderCatalog.MessagePackLz4, 755)]
+    [InlineData("Records32", ContenderCatalog.MemoryPack, 977)]
+    [InlineData("Records32", ContenderCatalog.ProtobufNet, 841)]
+    [InlineData("Records1024", ContenderCatalog.MessagePack, 23_380)]
+    [InlineData("Records1024", ContenderCatalog.MessagePackLz4, 17_547)]
+    [InlineData("Records1024", ContenderCatalog.MemoryPack, 29_536)]
+    [InlineData("Records1024", ContenderCatalog.ProtobufNet, 25_219)]
+    [InlineData("Folders", ContenderCatalog.MessagePack, 5_878)]
+    [InlineData("Folders", ContenderCatalog.MessagePackLz4, 5_006)]
+    [InlineData("Folders", ContenderCatalog.MemoryPack, 6_450)]
+    [InlineData("Folders", ContenderCatalog.ProtobufNet, 5_622)]
+    [InlineData("LargeObject", ContenderCatalog.MessagePack, 518_546)]
+    [InlineData("LargeObject", ContenderCatalog.MessagePackLz4, 298_523)]
+    [InlineData("LargeObject", ContenderCatalog.MemoryPack, 559_040)]
+    [InlineData("LargeObject", ContenderCatalog.ProtobufNet, 513_833)]
+    public void Serialize_Peers_HaveTheMeasuredSize(string workload, string contender, int bytes)
+    {
+        // MessagePack 2.5.307 (standard resolver; Guids as 36-character strings, DateTimes as timestamp extensions),
+        // MemoryPack 1.21.4, protobuf-net 3.4.40 with the transcoder's model.
+        Assert.Equal(bytes, Size(workload, contender));
+    }
+
     [Theory]
     [InlineData("Records1024", ContenderCatalog.Bson, 45_883)]
     [InlineData("Records1024", ContenderCatalog.BinaryFormatter, 41_638)]

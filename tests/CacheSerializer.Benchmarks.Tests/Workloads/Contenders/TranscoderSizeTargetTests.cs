@@ -42,6 +42,19 @@ public class TranscoderSizeTargetTests
     }
 
     [Theory]
+    [InlineData("RpcMessage", 104, 104)]
+    [InlineData("Records32", 846, 846)]
+    [InlineData("Records1024", 18_757, 15_883)]
+    [InlineData("Folders", 4_281, 3_804)]
+    [InlineData("LargeObject", 232_248, 183_084)]
+    public void Serialize_Lz4AndZstandardContenders_HaveTheMeasuredSize(string workload, int lz4, int zstandard)
+    {
+        // Pinned encoders (K4os 1.3.8, ZstdSharp.Port 0.8.8) at the default level, from 1 KiB: below it nothing is compressed.
+        Assert.Equal(lz4, Size(workload, ContenderCatalog.CacheSerializerLz4));
+        Assert.Equal(zstandard, Size(workload, ContenderCatalog.CacheSerializerZstandard));
+    }
+
+    [Theory]
     [MemberData(nameof(ObjectWorkloads))]
     public void Serialize_ObjectWorkloads_AreProtobufNetsBytesPlusTheTypeHeaderExactly(string workload)
     {

@@ -92,6 +92,38 @@ public sealed class LoadTestCommandTests
         Assert.Equal(42UL, settings.Seed);
     }
 
+    [Fact]
+    public void ToSettings_ProfileSeed_SixtyFourKeysEightUsersAndEightMebibyteItems()
+    {
+        LoadTestSettings settings = Settings("--profile", "seed");
+
+        Assert.Equal(CacheSerializer.LoadTest.Mix.LoadProfile.Seed, settings.Profile);
+        Assert.Equal(64, settings.Keys);
+        Assert.Equal(8, settings.Users);
+        Assert.Equal(8 * 1024 * 1024, settings.MaxItemBytes);
+        Assert.Equal(2 * 1024 * 1024, Settings().MaxItemBytes);
+    }
+
+    [Fact]
+    public void ToSettings_ProfileSeedShortWithExplicitKeys_SeedShortModeThenExplicitOptionsWin()
+    {
+        LoadTestSettings settings = Settings("--profile", "seed", "--short", "--keys", "20");
+
+        Assert.True(settings.Short);
+        Assert.Equal(4, settings.Users);
+        Assert.Equal(20, settings.Keys);
+        Assert.Equal(512, settings.MemoryMegabytes);
+    }
+
+    [Fact]
+    public async Task Invoke_UnknownProfile_ExitsWithAnError()
+    {
+        ParseResult result = LoadTestCommand.Create().Parse(["--profile", "huge"]);
+
+        Assert.NotEmpty(result.Errors);
+        Assert.NotEqual(0, await result.InvokeAsync());
+    }
+
     [Theory]
     [InlineData("45", 45.0)]
     [InlineData("90s", 90.0)]

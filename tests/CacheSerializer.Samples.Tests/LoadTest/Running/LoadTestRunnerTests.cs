@@ -6,13 +6,33 @@ namespace CacheSerializer.Samples.Tests.LoadTest.Running;
 public sealed class LoadTestRunnerTests
 {
     [Fact]
-    public void SelectContenders_NoNames_ThisTranscoderTwiceThenTheThreeItReplaces()
+    public void SelectContenders_NoNames_ThisTranscoderThreeTimesThenTheThreeItReplaces()
     {
         IReadOnlyList<Contender> contenders = LoadTestRunner.SelectContenders([]);
 
         Assert.Equal(
-            [ContenderCatalog.CacheSerializer, ContenderCatalog.CacheSerializerCompressed, ContenderCatalog.Bson, ContenderCatalog.BinaryFormatter, ContenderCatalog.DeflateBinaryFormatter],
+            [ContenderCatalog.CacheSerializer, ContenderCatalog.CacheSerializerLz4, ContenderCatalog.CacheSerializerCompressed, ContenderCatalog.Bson, ContenderCatalog.BinaryFormatter, ContenderCatalog.DeflateBinaryFormatter],
             contenders.Select(c => c.Name));
+    }
+
+    [Fact]
+    public void SelectContenders_SeedProfile_ThisTranscodersCompressionsThenBinaryFormatterDeflate()
+    {
+        IReadOnlyList<Contender> contenders = LoadTestRunner.SelectContenders([], CacheSerializer.LoadTest.Mix.LoadProfile.Seed, 8 * 1024 * 1024);
+
+        Assert.Equal(
+            [ContenderCatalog.CacheSerializer, ContenderCatalog.CacheSerializerLz4, ContenderCatalog.CacheSerializerZstandard, ContenderCatalog.CacheSerializerCompressed, ContenderCatalog.DeflateBinaryFormatter],
+            contenders.Select(c => c.Name));
+    }
+
+    [Fact]
+    public void SelectContenders_LargerItemLimit_ThisPackagesTranscodersStoreItemsUpToIt()
+    {
+        Contender contender = LoadTestRunner.SelectContenders(["CacheSerializer"], maxItemBytes: 8 * 1024 * 1024)[0];
+        byte[] threeMegabytes = new byte[3 * 1024 * 1024];
+
+        Assert.Equal(threeMegabytes.Length, contender.Transcoder.Serialize(threeMegabytes).Data.Count);
+        Assert.Throws<TranscoderException>(() => ContenderCatalog.Get(ContenderCatalog.CacheSerializer).Transcoder.Serialize(threeMegabytes));
     }
 
     [Fact]

@@ -1,0 +1,59 @@
+using CacheSerializer.Workloads;
+using CacheSerializer.Workloads.Reports;
+using ZstdSharp;
+
+namespace CacheSerializer.Benchmarks.Tests.Workloads.Reports;
+
+/// <summary>The dictionary experiment's figures (docs/benchmarks.md, "Zstandard dictionaries"), exactly: zstd's trainer and encoder are deterministic.</summary>
+public class DictionaryExperimentTests
+{
+    private static readonly DictionaryExperiment Experiment = DictionaryExperiment.Run();
+
+    [Theory]
+    [InlineData("RpcMessage", 104, 104, 90)]
+    [InlineData("Records32", 846, 685, 619)]
+    [InlineData("Folders", 5_627, 3_748, 3_543)]
+    [InlineData("Records1024", 25_224, 15_119, 15_013)]
+    [InlineData("LargeObject", 513_838, 164_202, 166_699)]
+    public void Run_EveryObjectShape_HasTheMeasuredSizes(string workload, int uncompressed, int withoutDictionary, int withDictionary)
+    {
+        DictionaryResult result = Experiment.Results.Single(r => r.Workload == workload);
+
+        Assert.Equal(uncompressed, result.Uncompressed);
+        Assert.Equal(withoutDictionary, result.WithoutDictionary);
+        Assert.Equal(withDictionary, result.WithDictionary);
+    }
+
+    [Fact]
+    public void Run_MeasuredValue_IsNotAmongTheTrainingSamples()
+    {
+        // The samples' seeds (at most 1,000 from FirstSampleSeed on) are none of the published workloads' seeds, so the
+        // dictionary never holds the value measured.
+        ulong[] seeds =
+        [
+            CacheSerializer.Workloads.Generation.WorkloadFactory.RpcMessageSeed, CacheSerializer.Workloads.Generation.WorkloadFactory.RecordsSeed,
+            CacheSerializer.Workloads.Generation.WorkloadFactory.FoldersSeed, CacheSerializer.Workloads.Generation.WorkloadFactory.LargeObjectSeed,
+        ];
+        Assert.All(seeds, seed => Assert.False(seed - DictionaryExperiment.FirstSampleSeed < 1000, $"seed {seed} is a training seed"));
+        var transcoder = new ProtobufTranscoder();
+        byte[] published = transcoder.Serialize(WorkloadCatalog.Get("RpcMessage").Value).Data.AsSpan().ToArray();
+        byte[] firstSample = transcoder.Serialize(CacheSerializer.Workloads.Generation.WorkloadFactory.RpcMessage(DictionaryExperiment.FirstSampleSeed)).Data.AsSpan().ToArray();
+        Assert.NotEqual(Convert.ToHexString(published), Convert.ToHexString(firstSample));
+    }
+
+    [Fact]
+    public void Compress_WithTheDictionary_ReadsBackOnlyWithIt()
+    {
+        DictionaryResult result = Experiment.Results.Single(r => r.Workload == "Folders");
+        byte[] payload = new ProtobufTranscoder().Serialize(WorkloadCatalog.Get("Folders").Value).Data.AsSpan().ToArray();
+        byte[] frame = DictionaryExperiment.Compress(payload, 3, result.Dictionary);
+
+        using var withIt = new Decompressor();
+        withIt.LoadDictionary(result.Dictionary);
+        using var without = new Decompressor();
+
+        Assert.Equal(payload, withIt.Unwrap(frame).ToArray());
+        // Without the dictionary zstd fails rather than return other bytes: what a reader missing it would see.
+        Assert.ThrowsAny<ZstdException>(() => without.Unwrap(frame).ToArray());
+    }
+}
