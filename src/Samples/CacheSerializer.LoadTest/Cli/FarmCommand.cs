@@ -26,16 +26,16 @@ internal static class FarmCommand
         DefaultValueFactory = _ => Defaults.HotKeys,
     };
 
-    private static readonly Option<TimeSpan> ExpireEveryOption = TimeOption(
+    private static readonly Option<TimeSpan> ExpireEveryOption = LoadTestCommand.TimeOption(
         "--expire-every", "How often every hot key expires (deleted; invalidated in farm-stale): 2s, 500ms, hh:mm:ss.", Defaults.ExpireEvery);
 
-    private static readonly Option<TimeSpan> DurationOption = TimeOption(
+    private static readonly Option<TimeSpan> DurationOption = LoadTestCommand.TimeOption(
         "--duration", "How long each mode runs.", Defaults.Duration);
 
-    private static readonly Option<TimeSpan> FactoryTimeOption = TimeOption(
+    private static readonly Option<TimeSpan> FactoryTimeOption = LoadTestCommand.TimeOption(
         "--factory-time", "How long one factory call (the database query) takes.", Defaults.FactoryTime);
 
-    private static readonly Option<TimeSpan> LockTimeoutOption = TimeOption(
+    private static readonly Option<TimeSpan> LockTimeoutOption = LoadTestCommand.TimeOption(
         "--lock-timeout", "GetOrCreateOptions.LockTimeout of the farm modes: how long a caller waits for another's factory.", Defaults.LockTimeout);
 
     private static readonly Option<string?> ModesOption = new("--modes")
@@ -66,15 +66,6 @@ internal static class FarmCommand
     private static readonly Option<bool> ShortOption = new("--short")
     {
         Description = "Short mode: 3 web servers x 20 callers, 2 hot keys expiring every second, 4 s per mode (other options still apply).",
-    };
-
-    /// <summary>Makes an option that takes a time (2s, 500ms, hh:mm:ss; <see cref="LoadTestCommand.ParseDuration"/>).</summary>
-    private static Option<TimeSpan> TimeOption(string name, string description, TimeSpan defaultValue) => new(name)
-    {
-        Description = description,
-        HelpName = "time",
-        DefaultValueFactory = _ => defaultValue,
-        CustomParser = LoadTestCommand.ParseDuration,
     };
 
     /// <summary>Builds the <c>farm</c> command.</summary>

@@ -29,13 +29,8 @@ internal static class LoadTestCommand
 
     private static readonly LoadTestSettings Defaults = new();
 
-    private static readonly Option<TimeSpan> DurationOption = new("--duration")
-    {
-        Description = "How long each contender's pass runs: seconds (30), or with a unit (90s, 2m), or hh:mm:ss.",
-        HelpName = "time",
-        DefaultValueFactory = _ => Defaults.Duration,
-        CustomParser = ParseDuration,
-    };
+    private static readonly Option<TimeSpan> DurationOption = TimeOption(
+        "--duration", "How long each contender's pass runs: seconds (30), or with a unit (90s, 2m), or hh:mm:ss.", Defaults.Duration);
 
     private static readonly Option<long?> OperationsOption = new("--operations")
     {
@@ -113,13 +108,8 @@ internal static class LoadTestCommand
         CustomParser = argument => ParseDuration(argument),
     };
 
-    private static readonly Option<TimeSpan> RestartNodeAfterOption = new("--restart-node-after")
-    {
-        Description = "Fault mode: restart the killed server (empty) this long after the kill.",
-        HelpName = "time",
-        DefaultValueFactory = _ => Defaults.RestartNodeAfter,
-        CustomParser = ParseDuration,
-    };
+    private static readonly Option<TimeSpan> RestartNodeAfterOption = TimeOption(
+        "--restart-node-after", "Fault mode: restart the killed server (empty) this long after the kill.", Defaults.RestartNodeAfter);
 
     private static readonly Option<bool> AutoEjectOption = new("--auto-eject")
     {
@@ -248,6 +238,19 @@ internal static class LoadTestCommand
 
     private static IReadOnlyList<string> SplitList(string? text) =>
         string.IsNullOrWhiteSpace(text) ? [] : text.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);
+
+    /// <summary>Makes an option that takes a time, parsed by <see cref="ParseDuration"/>; also used by <see cref="FarmCommand"/>.</summary>
+    /// <param name="name">The option's name.</param>
+    /// <param name="description">Its help text.</param>
+    /// <param name="defaultValue">Its value when not given.</param>
+    /// <returns>The option.</returns>
+    internal static Option<TimeSpan> TimeOption(string name, string description, TimeSpan defaultValue) => new(name)
+    {
+        Description = description,
+        HelpName = "time",
+        DefaultValueFactory = _ => defaultValue,
+        CustomParser = ParseDuration,
+    };
 
     /// <summary>Parses a duration option: seconds (30), with a unit (500ms, 90s, 2m, 1h) or hh:mm:ss; also used by <see cref="FarmCommand"/>.</summary>
     /// <param name="argument">The option's argument.</param>
