@@ -1,6 +1,7 @@
 using System.IO.Compression;
 using CacheSerializer.Transcoding;
 using CacheSerializer.Transcoding.Codecs;
+using CacheSerializer.Transcoding.ProtobufNet;
 using ProtoBuf.Meta;
 
 namespace CacheSerializer;
@@ -64,7 +65,7 @@ public sealed class ProtobufTranscoder : ITranscoder
             .. userCodecs,
             new ObjectFamilyReader(TranscoderFlags.ProtobufMessage, _chain, registry),
             new ObjectFamilyReader(TranscoderFlags.ProtobufNetObject, _chain, registry),
-            fallback is null ? new RefusingReader(TranscoderFlags.BinaryFormatter, ThrowHelper.BinaryFormatterOff) : fallback,
+            fallback is null ? new RefusingReader(TranscoderFlags.BinaryFormatter, ThrowHelper.ThrowBinaryFormatterOff) : fallback,
         ]);
 
         // Aliased and known types resolve from the first read: their codecs are built (and their names registered)
@@ -88,6 +89,34 @@ public sealed class ProtobufTranscoder : ITranscoder
     /// <exception cref="TranscoderException"><paramref name="nullWrappedCollections"/> is set and the protobuf-net in use does not let the
     /// layout be applied at model-build time (it does on 3.4.40); the message says what to do.</exception>
     public static RuntimeTypeModel CreateModel(bool nullWrappedCollections = true) => ProtobufNetAdapter.CreateModel(nullWrappedCollections);
+
+    /// <summary>Describes the contract this transcoder stores <paramref name="type"/> under: what its items' fingerprint is the hash of.</summary>
+    /// <param name="type">An object type stored with a type header: a protobuf-net type (contract, or collection of them) or a Google.Protobuf message.</param>
+    /// <returns>The type's contract in this build.</returns>
+    /// <exception cref="ArgumentNullException"><paramref name="type"/> is null.</exception>
+    /// <exception cref="TranscoderException">The type cannot be stored (the reason Serialize would give), or is not stored with a
+    /// type header (a native type, an application codec's type, a BinaryFormatter fallback type: those items carry no contract).</exception>
+    public CacheContract DescribeContract(Type type)
+    {
+        ArgumentNullException.ThrowIfNull(type);
+        return _chain.For(type) switch
+        {
+            ObjectCodec codec => new CacheContract(type, codec.Name, codec.Fingerprint, codec.Contract),
+            UnstorableWriter unstorable => throw unstorable.CreateException(),
+            _ => throw ThrowHelper.NoContractDescribed(type),
+        };
+    }
+
+    /// <summary>Describes the contracts this transcoder stores each of <paramref name="types"/> under, in the order given.</summary>
+    /// <param name="types">Object types, as for <see cref="DescribeContract"/>.</param>
+    /// <returns>One contract per type.</returns>
+    /// <exception cref="ArgumentNullException"><paramref name="types"/> is null.</exception>
+    /// <exception cref="TranscoderException">A type cannot be stored, or is not stored with a type header.</exception>
+    public IReadOnlyList<CacheContract> DescribeContracts(IEnumerable<Type> types)
+    {
+        ArgumentNullException.ThrowIfNull(types);
+        return [.. types.Select(DescribeContract)];
+    }
 
     /// <summary>Serializes a value into flags and payload bytes.</summary>
     /// <param name="value">The value; <see langword="null"/> is stored (flag 0x0102) and reads back as null.</param>
@@ -124,7 +153,7 @@ public sealed class ProtobufTranscoder : ITranscoder
 
         if (payload.Count > _maxValueSize)
         {
-            ThrowHelper.TooLarge(type, flags, payload.Count, _maxValueSize);
+            ThrowHelper.ThrowTooLarge(type, flags, payload.Count, _maxValueSize);
         }
 
         return new CacheItem(flags, payload);
@@ -179,7 +208,7 @@ public sealed class ProtobufTranscoder : ITranscoder
     {
         if (_inner is null)
         {
-            return ThrowHelper.UnknownFlags<T>(item.Flags);
+            return ThrowHelper.ThrowUnknownFlags<T>(item.Flags);
         }
 
         try
@@ -201,10 +230,10 @@ public sealed class ProtobufTranscoder : ITranscoder
                 case ObjectCodec:
                     break;
                 case UnstorableWriter unstorable:
-                    ThrowHelper.InvalidOption(property, $"contains {type}, which cannot be stored: {unstorable.Reason}");
+                    ThrowHelper.ThrowInvalidTranscoderOption(property, $"contains {type}, which cannot be stored: {unstorable.Reason}");
                     break;
                 default:
-                    ThrowHelper.InvalidOption(
+                    ThrowHelper.ThrowInvalidTranscoderOption(
                         property, $"contains {type}, which is not stored with a type header (only Google.Protobuf messages and protobuf-net types are).");
                     break;
             }

@@ -127,27 +127,27 @@ public sealed class ProtobufTranscoderOptions
     {
         if (MaxValueSize < 1)
         {
-            ThrowHelper.InvalidOption(nameof(MaxValueSize), $"must be at least 1 byte, not {MaxValueSize}.");
+            ThrowHelper.ThrowInvalidTranscoderOption(nameof(MaxValueSize), $"must be at least 1 byte, not {MaxValueSize}.");
         }
 
         if (!Enum.IsDefined(Compression))
         {
-            ThrowHelper.InvalidOption(nameof(Compression), $"must be None, Brotli, Deflate, ZLib, Zstandard or Lz4, not {(int)Compression}.");
+            ThrowHelper.ThrowInvalidTranscoderOption(nameof(Compression), $"must be None, Brotli, Deflate, ZLib, Zstandard or Lz4, not {(int)Compression}.");
         }
 
         if (CompressionThreshold < 0)
         {
-            ThrowHelper.InvalidOption(nameof(CompressionThreshold), $"must be 0 or more, not {CompressionThreshold}.");
+            ThrowHelper.ThrowInvalidTranscoderOption(nameof(CompressionThreshold), $"must be 0 or more, not {CompressionThreshold}.");
         }
 
         if (!Enum.IsDefined(CompressionLevel))
         {
-            ThrowHelper.InvalidOption(nameof(CompressionLevel), $"is not a CompressionLevel: {(int)CompressionLevel}.");
+            ThrowHelper.ThrowInvalidTranscoderOption(nameof(CompressionLevel), $"is not a CompressionLevel: {(int)CompressionLevel}.");
         }
 
         if (MaxDecompressionRatio is < 2 or > 1024)
         {
-            ThrowHelper.InvalidOption(nameof(MaxDecompressionRatio), $"must be 2-1024, not {MaxDecompressionRatio}.");
+            ThrowHelper.ThrowInvalidTranscoderOption(nameof(MaxDecompressionRatio), $"must be 2-1024, not {MaxDecompressionRatio}.");
         }
 
         ValidateCodecs();
@@ -162,17 +162,17 @@ public sealed class ProtobufTranscoderOptions
         {
             if (codec is null)
             {
-                ThrowHelper.InvalidOption(nameof(Codecs), "contains null.");
+                ThrowHelper.ThrowInvalidTranscoderOption(nameof(Codecs), "contains null.");
             }
 
             if (!flags.TryAdd(codec.Flags, codec))
             {
-                ThrowHelper.InvalidOption(nameof(Codecs), $"has two codecs under flag 0x{codec.Flags:X4}: {flags[codec.Flags].GetType()} and {codec.GetType()}.");
+                ThrowHelper.ThrowInvalidTranscoderOption(nameof(Codecs), $"has two codecs under flag 0x{codec.Flags:X4}: {flags[codec.Flags].GetType()} and {codec.GetType()}.");
             }
 
             if (!types.TryAdd(codec.Type, codec))
             {
-                ThrowHelper.InvalidOption(nameof(Codecs), $"has two codecs for {codec.Type}: {types[codec.Type].GetType()} and {codec.GetType()}.");
+                ThrowHelper.ThrowInvalidTranscoderOption(nameof(Codecs), $"has two codecs for {codec.Type}: {types[codec.Type].GetType()} and {codec.GetType()}.");
             }
         }
     }
@@ -184,25 +184,25 @@ public sealed class ProtobufTranscoderOptions
         {
             if (alias is < 1 or > TypeHeader.MaxAlias)
             {
-                ThrowHelper.InvalidOption(nameof(TypeAliases), $"gives {type} alias {alias}; an alias is 1-{TypeHeader.MaxAlias}.");
+                ThrowHelper.ThrowInvalidTranscoderOption(nameof(TypeAliases), $"gives {type} alias {alias}; an alias is 1-{TypeHeader.MaxAlias}.");
             }
 
             if (!aliases.TryAdd(alias, type))
             {
-                ThrowHelper.InvalidOption(nameof(TypeAliases), $"gives alias {alias} to both {aliases[alias]} and {type}.");
+                ThrowHelper.ThrowInvalidTranscoderOption(nameof(TypeAliases), $"gives alias {alias} to both {aliases[alias]} and {type}.");
             }
         }
 
         if (KnownTypes.Contains(null!))
         {
-            ThrowHelper.InvalidOption(nameof(KnownTypes), "contains null.");
+            ThrowHelper.ThrowInvalidTranscoderOption(nameof(KnownTypes), "contains null.");
         }
 
         foreach (var type in BinaryFormatterFallbackTypes)
         {
             if (type is null || type.IsGenericTypeDefinition || type.FullName is null)
             {
-                ThrowHelper.InvalidOption(nameof(BinaryFormatterFallbackTypes), $"must hold closed types, not {type?.ToString() ?? "null"}.");
+                ThrowHelper.ThrowInvalidTranscoderOption(nameof(BinaryFormatterFallbackTypes), $"must hold closed types, not {type?.ToString() ?? "null"}.");
             }
         }
     }

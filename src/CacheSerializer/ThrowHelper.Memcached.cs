@@ -11,7 +11,7 @@ internal static partial class ThrowHelper
         new(property, $"MemcachedClientOptions.{property}{(problem.StartsWith('[') ? string.Empty : " ")}{problem}.");
 
     [DoesNotReturn]
-    internal static void ThrowInvalidOption(string property, string problem) => throw ClientOptionProblem(property, problem);
+    internal static void ThrowInvalidClientOption(string property, string problem) => throw ClientOptionProblem(property, problem);
 
     [DoesNotReturn]
     internal static void ThrowValueTooLarge(string server, string operation, int size, int limit) =>

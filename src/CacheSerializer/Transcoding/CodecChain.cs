@@ -1,6 +1,7 @@
 using System.Collections.Concurrent;
 using System.Collections.Frozen;
 using CacheSerializer.Transcoding.Codecs;
+using CacheSerializer.Transcoding.ProtobufNet;
 
 namespace CacheSerializer.Transcoding;
 
@@ -90,7 +91,7 @@ internal sealed class CodecChain
             // A generated message whose static constructor throws, a type name over the header limit, a name or hash taken
             // by another type, protobuf-net refusing the type's model: the type cannot be stored, and asking again gives the same answer.
             return new UnstorableWriter(
-                e as TranscoderException ?? new TranscoderException($"Cannot store a {type}: choosing its codec failed: {e.Message}", null, type, e));
+                e as TranscoderException ?? new TranscoderException($"Cannot store a {type}: choosing its codec failed: {e.Message}", TranscoderErrorKind.Unstorable, null, type, e));
         }
     }
 

@@ -25,8 +25,7 @@ internal sealed class EnyimBsonReader : ITranscoder
     }
 
     public CacheItem Serialize(object? value) =>
-        throw new TranscoderException(
-            "The EnyimMemcachedCore BSON reader only reads old entries; ProtobufTranscoder writes new ones.", null, value?.GetType());
+        throw ThrowHelper.EnyimBsonWriteRefused(value?.GetType());
 
     public object? Deserialize(CacheItem item) => Read(item, typeof(object));
 
@@ -36,7 +35,7 @@ internal sealed class EnyimBsonReader : ITranscoder
     {
         if (item.Flags is not (TranscoderFlags.EnyimObject or TranscoderFlags.EnyimDecimal))
         {
-            return ThrowHelper.NotEnyimObject(item.Flags, type);
+            return ThrowHelper.ThrowNotEnyimObject(item.Flags, type);
         }
 
         try
@@ -51,8 +50,7 @@ internal sealed class EnyimBsonReader : ITranscoder
         }
         catch (Exception e) when (e is JsonException or InvalidCastException or ArgumentException or IOException or FormatException or OverflowException)
         {
-            throw new TranscoderException(
-                $"Cannot read the EnyimMemcachedCore BSON entry under flags 0x{item.Flags:X4} as {type}: {e.Message}", item.Flags, type, e);
+            throw ThrowHelper.EnyimBsonReadFailed(item.Flags, type, e);
         }
     }
 

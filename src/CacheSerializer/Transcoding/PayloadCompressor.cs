@@ -69,7 +69,7 @@ internal static class PayloadCompressor
         var span = stored.Span;
         if (span.Length < HeaderSize)
         {
-            ThrowHelper.Malformed(flags, null, $"a compressed payload starts with a {HeaderSize}-byte header, this one has {span.Length} bytes");
+            ThrowHelper.ThrowMalformed(flags, null, $"a compressed payload starts with a {HeaderSize}-byte header, this one has {span.Length} bytes");
         }
 
         var algorithm = span[0];
@@ -77,7 +77,7 @@ internal static class PayloadCompressor
         var limit = Limit(stored.Length, maxValueSize, maxRatio);
         if (declared > limit)
         {
-            ThrowHelper.Malformed(
+            ThrowHelper.ThrowMalformed(
                 flags,
                 null,
                 $"the payload declares {declared} bytes uncompressed, more than the limit of {limit} (MaxValueSize {maxValueSize}, or "
@@ -89,7 +89,7 @@ internal static class PayloadCompressor
             ZstandardId => DecompressZstandard(span[HeaderSize..], (int)declared, flags),
             Lz4Id => DecompressLz4(span[HeaderSize..], (int)declared, flags),
             BrotliId or DeflateId or ZLibId => DecompressStream(stored, algorithm, declared, flags),
-            _ => ThrowHelper.Malformed<byte[]>(flags, null, $"compression algorithm {algorithm} is not 1 (Brotli), 2 (Deflate), 3 (ZLib), 4 (Zstandard) or 5 (LZ4)"),
+            _ => ThrowHelper.ThrowMalformed<byte[]>(flags, null, $"compression algorithm {algorithm} is not 1 (Brotli), 2 (Deflate), 3 (ZLib), 4 (Zstandard) or 5 (LZ4)"),
         };
     }
 
@@ -173,12 +173,12 @@ internal static class PayloadCompressor
         }
         catch (ZstdException e)
         {
-            return ThrowHelper.Malformed<byte[]>(flags, null, $"the Zstandard frame's header is not readable ({e.Message})");
+            return ThrowHelper.ThrowMalformed<byte[]>(flags, null, $"the Zstandard frame's header is not readable ({e.Message})");
         }
 
         if (stated != (ulong)declared)
         {
-            ThrowHelper.Malformed(flags, null, $"the Zstandard frame states {stated} bytes, the payload declares {declared}");
+            ThrowHelper.ThrowMalformed(flags, null, $"the Zstandard frame states {stated} bytes, the payload declares {declared}");
         }
 
         var decompressor = t_zstdDecompressor ??= new Decompressor();
@@ -192,12 +192,12 @@ internal static class PayloadCompressor
         {
             // A failed call leaves the context mid-frame: the next item starts from a clean one.
             t_zstdDecompressor = null;
-            return ThrowHelper.Malformed<byte[]>(flags, null, $"the Zstandard frame is corrupt ({e.Message})");
+            return ThrowHelper.ThrowMalformed<byte[]>(flags, null, $"the Zstandard frame is corrupt ({e.Message})");
         }
 
         if (written != declared)
         {
-            ThrowHelper.Malformed(flags, null, $"the Zstandard frame holds {written} bytes, the payload declares {declared}");
+            ThrowHelper.ThrowMalformed(flags, null, $"the Zstandard frame holds {written} bytes, the payload declares {declared}");
         }
 
         return result;
@@ -212,7 +212,7 @@ internal static class PayloadCompressor
         var written = LZ4Codec.Decode(block, result);
         if (written != declared)
         {
-            ThrowHelper.Malformed(
+            ThrowHelper.ThrowMalformed(
                 flags,
                 null,
                 written < 0 ? $"the LZ4 block is corrupt or holds more than the {declared} bytes it declares" : $"the LZ4 block holds {written} bytes, the payload declares {declared}");
@@ -248,7 +248,7 @@ internal static class PayloadCompressor
             var n = decompressor.Read(result, read, result.Length - read);
             if (n == 0)
             {
-                ThrowHelper.Malformed(flags, null, $"the compressed stream ends after {read} of the {declared} bytes it declares");
+                ThrowHelper.ThrowMalformed(flags, null, $"the compressed stream ends after {read} of the {declared} bytes it declares");
             }
 
             read += n;
@@ -257,7 +257,7 @@ internal static class PayloadCompressor
         Span<byte> extra = stackalloc byte[1];
         if (decompressor.Read(extra) != 0)
         {
-            ThrowHelper.Malformed(flags, null, $"the compressed stream holds more than the {declared} bytes it declares");
+            ThrowHelper.ThrowMalformed(flags, null, $"the compressed stream holds more than the {declared} bytes it declares");
         }
 
         return result;

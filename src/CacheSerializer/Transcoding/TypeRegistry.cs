@@ -25,13 +25,13 @@ internal sealed class TypeRegistry
         _byAlias = aliases.ToFrozenDictionary(pair => pair.Value, pair => pair.Key);
     }
 
-    /// <summary>The header of a Google.Protobuf message: its alias, else its descriptor's full name.</summary>
-    public byte[] MessageHeaderFor(Type type, string name) =>
-        _aliases.TryGetValue(type, out var alias) ? TypeHeader.ForAlias(alias) : TypeHeader.ForName(name);
+    /// <summary>The header of a Google.Protobuf message: its alias, else its descriptor's full name; then its fingerprint.</summary>
+    public byte[] MessageHeaderFor(Type type, string name, uint fingerprint) =>
+        _aliases.TryGetValue(type, out var alias) ? TypeHeader.ForAlias(alias, fingerprint) : TypeHeader.ForName(name, fingerprint);
 
-    /// <summary>The header of a protobuf-net type: its alias, else the hash of its stable name.</summary>
-    public byte[] ContractHeaderFor(Type type, string name) =>
-        _aliases.TryGetValue(type, out var alias) ? TypeHeader.ForAlias(alias) : TypeHeader.ForHash(StableTypeName.Hash(name));
+    /// <summary>The header of a protobuf-net type: its alias, else the hash of its stable name; then its fingerprint.</summary>
+    public byte[] ContractHeaderFor(Type type, string name, uint fingerprint) =>
+        _aliases.TryGetValue(type, out var alias) ? TypeHeader.ForAlias(alias, fingerprint) : TypeHeader.ForHash(StableTypeName.Hash(name), fingerprint);
 
     /// <summary>Makes <paramref name="name"/> resolve to <paramref name="type"/>; a name already taken by another type is an error.</summary>
     public void AddName(string name, Type type)

@@ -19,5 +19,8 @@ internal sealed class UnstorableWriter : IValueWriter
     /// <summary>Gets why the type cannot be stored.</summary>
     public string Reason => _reason.Message;
 
-    public ArraySegment<byte> Write(object value) => throw new TranscoderException(_reason.Message, null, _reason.DataType, _reason.InnerException);
+    public ArraySegment<byte> Write(object value) => throw CreateException();
+
+    /// <summary>Creates the exception a Serialize of the type throws.</summary>
+    public TranscoderException CreateException() => new(_reason.Message, TranscoderErrorKind.Unstorable, null, _reason.DataType, _reason.InnerException);
 }

@@ -13,7 +13,7 @@ internal static class ValueConverter
         if (value is null)
         {
             // null fits a reference type or a Nullable<>; a plain value type would silently turn it into 0/false.
-            return default(T) is null ? default : ThrowHelper.NullNotAllowed<T>(flags);
+            return default(T) is null ? default : ThrowHelper.ThrowNullNotAllowed<T>(flags);
         }
 
         var target = Nullable.GetUnderlyingType(typeof(T)) ?? typeof(T);
@@ -30,6 +30,6 @@ internal static class ValueConverter
             return (T)(object)new ArraySegment<byte>(bytes);
         }
 
-        return ThrowHelper.WrongType<T>(flags, value.GetType());
+        return ThrowHelper.ThrowWrongType<T>(flags, value.GetType());
     }
 }

@@ -1,4 +1,5 @@
 using CacheSerializer.Transcoding;
+using CacheSerializer.Transcoding.ProtobufNet;
 using CacheSerializer.Transcoding.Codecs;
 using CacheSerializer.Tests.Transcoding.Messages;
 using FsCheck;

@@ -1,6 +1,7 @@
 using System.Reflection;
 using CacheSerializer.Tests.Transcoding.Contracts;
 using CacheSerializer.Transcoding;
+using CacheSerializer.Transcoding.ProtobufNet;
 using ProtoBuf.Meta;
 
 namespace CacheSerializer.Tests.Transcoding;

@@ -16,7 +16,7 @@ internal static class PackageDefaults
     {
         if (configured is ProtobufTranscoder own && own.MaxValueSize != maxValueSize)
         {
-            ThrowHelper.ThrowInvalidOption(
+            ThrowHelper.ThrowInvalidClientOption(
                 nameof(MemcachedClientOptions.Transcoder),
                 $"is a ProtobufTranscoder with ProtobufTranscoderOptions.MaxValueSize {own.MaxValueSize}, but MemcachedClientOptions.MaxValueSize is "
                 + $"{maxValueSize}; set both to the same value (memcached's -I item size limit)");
@@ -33,7 +33,7 @@ internal static class PackageDefaults
         configure?.Invoke(options);
         if (options.MaxValueSize != maxValueSize)
         {
-            ThrowHelper.ThrowInvalidOption(
+            ThrowHelper.ThrowInvalidClientOption(
                 nameof(MemcachedClientOptions.MaxValueSize),
                 $"is {maxValueSize}, but the transcoder's section sets MaxValueSize {options.MaxValueSize}; set the limit once, as the client's MaxValueSize");
         }

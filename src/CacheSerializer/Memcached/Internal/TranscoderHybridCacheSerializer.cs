@@ -45,7 +45,7 @@ internal sealed class TranscoderHybridCacheSerializer<T>(ITranscoder transcoder)
     {
         if (source.Length < HeaderLength)
         {
-            throw new TranscoderException($"A HybridCache entry of {source.Length} bytes is shorter than the {HeaderLength}-byte flags header this serializer writes; it was not written by {nameof(TranscoderHybridCacheSerializer<T>)}.");
+            throw ThrowHelper.HybridCacheEntryTooShort(source.Length, HeaderLength);
         }
 
         Span<byte> header = stackalloc byte[HeaderLength];

@@ -17,6 +17,6 @@ internal sealed class BooleanCodec : FixedSizeCodec<bool>
     {
         0 => false,
         1 => true,
-        _ => ThrowHelper.Malformed<bool>(Flags, typeof(bool), $"a bool is stored as 0 or 1, not {source[0]}"),
+        _ => ThrowHelper.ThrowMalformed<bool>(Flags, typeof(bool), $"a bool is stored as 0 or 1, not {source[0]}"),
     };
 }

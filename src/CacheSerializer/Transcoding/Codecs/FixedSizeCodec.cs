@@ -22,7 +22,7 @@ internal abstract class FixedSizeCodec<T> : Codec<T>
     {
         if (payload.Length != Size)
         {
-            ThrowHelper.WrongLength(Flags, typeof(T), Size, payload.Length);
+            ThrowHelper.ThrowWrongLength(Flags, typeof(T), Size, payload.Length);
         }
 
         return Decode(payload);

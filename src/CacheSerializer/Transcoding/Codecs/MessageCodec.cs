@@ -6,14 +6,15 @@ namespace CacheSerializer.Transcoding.Codecs;
 
 /// <summary>
 /// A Google.Protobuf message type (generated from a .proto): flag 0xC540, type header naming the descriptor's full
-/// name (e.g. <c>shop.Order</c>) unless aliased, then the message's own encoding from its generated code.
+/// name (e.g. <c>shop.Order</c>) unless aliased and the fingerprint of its descriptor (<see cref="MessageContract"/>),
+/// then the message's own encoding from its generated code.
 /// </summary>
 internal sealed class MessageCodec : ObjectCodec
 {
     private readonly MessageParser _parser;
 
-    private MessageCodec(Type type, string name, byte[] header, MessageParser parser)
-        : base(TranscoderFlags.ProtobufMessage, type, name, header) => _parser = parser;
+    private MessageCodec(Type type, string name, string contract, Func<uint, byte[]> header, MessageParser parser)
+        : base(TranscoderFlags.ProtobufMessage, type, name, contract, header) => _parser = parser;
 
     /// <summary>Creates the codec of a generated message type, or returns <see langword="null"/> for any other type.</summary>
     public static MessageCodec? TryCreate(Type type, TypeRegistry registry)
@@ -32,7 +33,8 @@ internal sealed class MessageCodec : ObjectCodec
             return null;
         }
 
-        return new MessageCodec(type, descriptor.FullName, registry.MessageHeaderFor(type, descriptor.FullName), parser);
+        var name = descriptor.FullName;
+        return new MessageCodec(type, name, MessageContract.Describe(descriptor), fingerprint => registry.MessageHeaderFor(type, name, fingerprint), parser);
     }
 
     protected override byte[] SerializeBody(object value, int headroom)

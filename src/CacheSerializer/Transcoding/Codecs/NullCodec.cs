@@ -22,7 +22,7 @@ internal sealed class NullCodec : IValueReader
     {
         if (payload.Length != 0)
         {
-            ThrowHelper.WrongLength(Flags, expected, 0, payload.Length);
+            ThrowHelper.ThrowWrongLength(Flags, expected, 0, payload.Length);
         }
 
         return null;

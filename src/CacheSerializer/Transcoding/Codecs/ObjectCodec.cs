@@ -7,12 +7,14 @@ namespace CacheSerializer.Transcoding.Codecs;
 /// </summary>
 internal abstract class ObjectCodec : IValueWriter
 {
-    protected ObjectCodec(uint flags, Type type, string name, byte[] header)
+    protected ObjectCodec(uint flags, Type type, string name, string contract, Func<uint, byte[]> header)
     {
         Flags = flags;
         Type = type;
         Name = name;
-        Header = header;
+        Contract = contract;
+        Fingerprint = ContractFingerprint.Of(contract);
+        Header = header(Fingerprint);
     }
 
     public uint Flags { get; }
@@ -25,7 +27,13 @@ internal abstract class ObjectCodec : IValueWriter
     /// <summary>Gets the stable name the type is known by (and written as, when it has no alias).</summary>
     public string Name { get; }
 
-    /// <summary>Gets the header bytes written in front of every body: the alias when the type has one, else the name (messages) or its hash (protobuf-net types).</summary>
+    /// <summary>Gets the canonical description of the type's contract: everything that decides the bytes of its bodies (docs/format.md, "Contract fingerprint").</summary>
+    public string Contract { get; }
+
+    /// <summary>Gets the hash of <see cref="Contract"/> the header carries; an item under another one was written by another contract and is not read.</summary>
+    public uint Fingerprint { get; }
+
+    /// <summary>Gets the header bytes written in front of every body: the alias when the type has one, else the name (messages) or its hash (protobuf-net types), then the fingerprint.</summary>
     public byte[] Header { get; }
 
     public ArraySegment<byte> Write(object value)

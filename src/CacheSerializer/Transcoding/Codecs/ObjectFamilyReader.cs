@@ -7,7 +7,9 @@ namespace CacheSerializer.Transcoding.Codecs;
 /// <remarks>
 /// A name or alias resolves only to a type the transcoder already knows (registered, aliased, written before, or the
 /// type the caller asked for); nothing is ever loaded by a name from a payload, and an unknown or unexpected type is
-/// refused before its body is parsed.
+/// refused before its body is parsed. A body is read only under the contract it was written under: an item whose
+/// fingerprint differs from the reader's for its type (another build of the application wrote it) is refused with a
+/// <see cref="ContractMismatchException"/> before its body is parsed.
 /// </remarks>
 internal sealed class ObjectFamilyReader : IValueReader
 {
@@ -28,8 +30,9 @@ internal sealed class ObjectFamilyReader : IValueReader
 
     public object? Read(ReadOnlyMemory<byte> payload, Type? expected)
     {
-        // The common read, Deserialize<T> of an item written as T: its header is exactly T's header bytes (a varint key,
-        // then the name, hash or alias), so it resolves to T without decoding it. Anything else takes the full path below.
+        // The common read, Deserialize<T> of an item written as T under this contract: its header is exactly T's header
+        // bytes (a varint key, then the name, hash or alias, then the fingerprint), so it resolves to T without decoding
+        // it. Anything else takes the full path below.
         if (expected is not null
             && CodecOf(expected) is { } own
             && payload.Span.StartsWith(own.Header))
@@ -37,18 +40,23 @@ internal sealed class ObjectFamilyReader : IValueReader
             return own.ReadBody(payload[own.Header.Length..]);
         }
 
-        var headerLength = TypeHeader.Read(payload, Flags, expected, out var key);
+        var headerLength = TypeHeader.Read(payload, Flags, expected, out var key, out var fingerprint);
         var type = Resolve(key, expected);
 
         if (expected is not null && !expected.IsAssignableFrom(type))
         {
-            ThrowHelper.WrongType(Flags, type, expected);
+            ThrowHelper.ThrowWrongType(Flags, type, expected);
         }
 
         if (_chain.ObjectCodecFor(type, Flags) is not { } codec)
         {
-            ThrowHelper.WrongCodecForType(Flags, type);
+            ThrowHelper.ThrowWrongCodecForType(Flags, type);
             return null;
+        }
+
+        if (fingerprint != codec.Fingerprint)
+        {
+            ThrowHelper.ThrowContractMismatch(Flags, type, expected, fingerprint, codec.Fingerprint);
         }
 
         return codec.ReadBody(payload[headerLength..]);
@@ -86,6 +94,6 @@ internal sealed class ObjectFamilyReader : IValueReader
             return type;
         }
 
-        return ThrowHelper.UnknownType(Flags, key, expected);
+        return ThrowHelper.ThrowUnknownType(Flags, key, expected);
     }
 }

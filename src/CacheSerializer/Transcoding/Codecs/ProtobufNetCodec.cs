@@ -1,8 +1,11 @@
+using CacheSerializer.Transcoding.ProtobufNet;
+
 namespace CacheSerializer.Transcoding.Codecs;
 
 /// <summary>
 /// An object protobuf-net stores (a contract, or a collection or map of them): flag 0xC541, the type header (the type's
-/// alias, or the hash of its stable name), then exactly the body protobuf-net's own Serialize writes for the model.
+/// alias, or the hash of its stable name, then its contract's fingerprint), then exactly the body protobuf-net's own
+/// Serialize writes for the model.
 /// </summary>
 /// <remarks>
 /// Creating the codec of a contract also makes every type of its inheritance family (the root and every subtype reachable
@@ -11,10 +14,10 @@ namespace CacheSerializer.Transcoding.Codecs;
 internal sealed class ProtobufNetCodec : ObjectCodec
 {
     // Held once per type: a call goes straight to the typed protobuf-net calls, with no look-up.
-    private readonly ProtobufNetAdapter.TypeBody _body;
+    private readonly TypeBody _body;
 
-    private ProtobufNetCodec(Type type, string name, byte[] header, ProtobufNetAdapter.TypeBody body)
-        : base(TranscoderFlags.ProtobufNetObject, type, name, header) => _body = body;
+    private ProtobufNetCodec(Type type, string name, string contract, Func<uint, byte[]> header, TypeBody body)
+        : base(TranscoderFlags.ProtobufNetObject, type, name, contract, header) => _body = body;
 
     /// <summary>Creates the codec of a type protobuf-net stores faithfully, or returns <see langword="null"/> with the reason it does not.</summary>
     public static ProtobufNetCodec? TryCreate(Type type, ProtobufNetAdapter adapter, TypeRegistry registry, out TranscoderException? reason)
@@ -32,7 +35,8 @@ internal sealed class ProtobufNetCodec : ObjectCodec
             registry.AddContract(StableTypeName.Of(member), member);
         }
 
-        return new ProtobufNetCodec(type, name, registry.ContractHeaderFor(type, name), adapter.CreateBody(type));
+        return new ProtobufNetCodec(
+            type, name, adapter.Describe(type), fingerprint => registry.ContractHeaderFor(type, name, fingerprint), adapter.CreateBody(type));
     }
 
     // The value is always an instance of Type: the chain picks this codec by the value's runtime type.

@@ -1,0 +1,168 @@
+using System.Globalization;
+using System.Text;
+
+namespace CacheSerializer;
+
+/// <summary>
+/// Keeps the contracts an application caches as text, to commit beside its tests, and names what a deploy would turn
+/// into misses: each type whose entries, written by the build that made the snapshot, this build will not read.
+/// </summary>
+/// <example>
+/// In the application's test suite (docs/format.md, "Know before deploying"):
+/// <code>
+/// var contracts = new ProtobufTranscoder().DescribeContracts([typeof(Product), typeof(Order)]);
+/// var changes = ContractSnapshot.Compare(File.ReadAllText("cache-contracts.txt"), contracts);
+/// Assert.True(changes.Count == 0, string.Join("\n", changes)); // after a deliberate change: ContractSnapshot.Write(contracts) into the file
+/// </code>
+/// </example>
+public static class ContractSnapshot
+{
+    private const string TypePrefix = "type ";
+    private const string Indent = "  ";
+
+    /// <summary>Writes <paramref name="contracts"/> as snapshot text: one block per type, sorted by name, every description line indented.</summary>
+    /// <param name="contracts">The contracts, from <see cref="ProtobufTranscoder.DescribeContracts"/>.</param>
+    /// <returns>The snapshot, with '\n' line ends.</returns>
+    /// <exception cref="ArgumentNullException"><paramref name="contracts"/> is null.</exception>
+    public static string Write(IEnumerable<CacheContract> contracts)
+    {
+        ArgumentNullException.ThrowIfNull(contracts);
+        var text = new StringBuilder("# CacheSerializer contracts: what each cached type's items are written under (ContractSnapshot).\n");
+        foreach (var contract in contracts.OrderBy(contract => contract.Name, StringComparer.Ordinal))
+        {
+            text.Append(TypePrefix).Append(contract.Name).Append(" 0x").Append(contract.Fingerprint.ToString("X8", CultureInfo.InvariantCulture)).Append('\n');
+            foreach (var line in contract.Description.Split('\n', StringSplitOptions.RemoveEmptyEntries))
+            {
+                text.Append(Indent).Append(line).Append('\n');
+            }
+        }
+
+        return text.ToString();
+    }
+
+    /// <summary>
+    /// Compares a snapshot with this build's contracts and returns every type whose entries one build would read as misses
+    /// from the other: changed, added (no entries yet, nothing lost) or removed.
+    /// </summary>
+    /// <param name="snapshot">Text from <see cref="Write"/> (line ends '\n' or "\r\n").</param>
+    /// <param name="current">This build's contracts.</param>
+    /// <returns>The changes, sorted by type name; empty when every contract is the same.</returns>
+    /// <exception cref="ArgumentNullException">An argument is null.</exception>
+    /// <exception cref="FormatException"><paramref name="snapshot"/> is not snapshot text.</exception>
+    public static IReadOnlyList<ContractChange> Compare(string snapshot, IEnumerable<CacheContract> current)
+    {
+        ArgumentNullException.ThrowIfNull(snapshot);
+        ArgumentNullException.ThrowIfNull(current);
+        var before = Parse(snapshot);
+        var after = current.ToDictionary(contract => contract.Name, contract => (contract.Fingerprint, contract.Description), StringComparer.Ordinal);
+        var changes = new List<ContractChange>();
+        foreach (var name in before.Keys.Union(after.Keys).Order(StringComparer.Ordinal))
+        {
+            var had = before.TryGetValue(name, out var old);
+            var has = after.TryGetValue(name, out var now);
+            if (had && has && old.Fingerprint == now.Fingerprint && old.Description == now.Description)
+            {
+                continue;
+            }
+
+            changes.Add(!had ? new ContractChange(name, ContractChangeKind.Added, [])
+                : !has ? new ContractChange(name, ContractChangeKind.Removed, [])
+                : new ContractChange(name, ContractChangeKind.Changed, Differences(old.Description, now.Description)));
+        }
+
+        return changes;
+    }
+
+    private static Dictionary<string, (uint Fingerprint, string Description)> Parse(string snapshot)
+    {
+        var contracts = new Dictionary<string, (uint, string)>(StringComparer.Ordinal);
+        string? name = null;
+        uint fingerprint = 0;
+        var description = new StringBuilder();
+        var number = 0;
+        foreach (var raw in snapshot.Split('\n'))
+        {
+            number++;
+            var line = raw.TrimEnd('\r');
+            if (line.Length == 0 || line.StartsWith('#'))
+            {
+                continue;
+            }
+
+            if (line.StartsWith(Indent, StringComparison.Ordinal) && name is not null)
+            {
+                description.Append(line.AsSpan(Indent.Length)).Append('\n');
+                continue;
+            }
+
+            if (!line.StartsWith(TypePrefix, StringComparison.Ordinal)
+                || line.LastIndexOf(" 0x", StringComparison.Ordinal) is var at && at <= TypePrefix.Length
+                || !uint.TryParse(line.AsSpan(at + 3), NumberStyles.AllowHexSpecifier, CultureInfo.InvariantCulture, out var parsed))
+            {
+                throw new FormatException($"Line {number} of the contract snapshot is neither 'type <name> 0x<fingerprint>' nor an indented description line: '{line}'.");
+            }
+
+            Flush();
+            name = line[TypePrefix.Length..at];
+            fingerprint = parsed;
+        }
+
+        Flush();
+        return contracts;
+
+        void Flush()
+        {
+            if (name is not null)
+            {
+                contracts[name] = (fingerprint, description.ToString());
+                description.Clear();
+            }
+        }
+    }
+
+    // Line by line, keyed so that a member reads as "#0 member 3: System.String -> System.Int32".
+    private static List<string> Differences(string before, string after)
+    {
+        var old = Lines(before);
+        var now = Lines(after);
+        var differences = new List<string>();
+        foreach (var key in old.Keys.Union(now.Keys))
+        {
+            var had = old.TryGetValue(key, out var was);
+            var has = now.TryGetValue(key, out var @is);
+            if (had && has && was == @is)
+            {
+                continue;
+            }
+
+            differences.Add(!had ? $"{key} added: {@is}" : !has ? $"{key} removed (was {was})" : $"{key}: {was} -> {@is}");
+        }
+
+        return differences.Count > 0 ? differences : ["the fingerprint differs (the description is the same: written by another version of CacheSerializer's description)"];
+    }
+
+    private static Dictionary<string, string> Lines(string description)
+    {
+        var lines = new Dictionary<string, string>(StringComparer.Ordinal);
+        var message = "";
+        foreach (var line in description.Split('\n', StringSplitOptions.RemoveEmptyEntries))
+        {
+            if (line.StartsWith('#'))
+            {
+                message = line.Split(' ')[0];
+                lines[message] = line;
+            }
+            else if (line.StartsWith(Indent, StringComparison.Ordinal) && line.IndexOf(':', StringComparison.Ordinal) is > 0 and var colon)
+            {
+                lines[$"{message} member {line[Indent.Length..colon]}"] = line[(colon + 2)..];
+            }
+            else if (line != "}")
+            {
+                var space = line.IndexOf(' ', StringComparison.Ordinal);
+                lines[space > 0 ? line[..space] : line] = space > 0 ? line[(space + 1)..] : line;
+            }
+        }
+
+        return lines;
+    }
+}
