@@ -30,7 +30,7 @@ public class CodecChainTests
         Assert.IsType<Int32Codec>(chain.For(typeof(DayOfWeek)));
         Assert.IsType<MessageCodec>(chain.For(typeof(Person)));
         Assert.IsType<ProtobufNetCodec>(chain.For(typeof(Contracts.Item)));
-        Assert.IsType<BinaryFormatterCodec>(chain.For(typeof(Version))); // protobuf-net writes Version as a member (parseable), not as a root
+        Assert.IsType<ProtobufNetCodec>(chain.For(typeof(Version))); // parseable: written as its text through the model's string surrogate
         Assert.IsType<BinaryFormatterCodec>(chain.For(typeof(BinaryFormatterFallbackTests.Legacy)));
         Assert.IsType<UnstorableWriter>(chain.For(typeof(System.Text.StringBuilder)));
     }

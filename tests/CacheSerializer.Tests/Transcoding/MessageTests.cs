@@ -27,7 +27,8 @@ public class MessageTests
         var bytes = item.Bytes();
         Assert.Equal(PersonName.Length << 1, bytes[0]);
         Assert.Equal(PersonName, System.Text.Encoding.UTF8.GetString(bytes, 1, PersonName.Length));
-        Assert.Equal(person.ToByteArray(), bytes[(1 + PersonName.Length)..]);
+        Assert.Equal(Fingerprint(typeof(Person)), bytes[(1 + PersonName.Length)..(5 + PersonName.Length)]);
+        Assert.Equal(person.ToByteArray(), bytes[(5 + PersonName.Length)..]);
     }
 
     [Fact]
@@ -76,7 +77,8 @@ public class MessageTests
 
         Assert.Equal(0xC540u, item.Flags);
         Assert.Equal((5 << 1) | 1, item.Bytes()[0]);
-        Assert.Equal(SamplePerson().ToByteArray(), item.Bytes()[1..]);
+        Assert.Equal(Fingerprint(typeof(Person)), item.Bytes()[1..5]);
+        Assert.Equal(SamplePerson().ToByteArray(), item.Bytes()[5..]);
         Assert.Equal(SamplePerson(), new ProtobufTranscoder(options).Deserialize(item));
     }
 
@@ -105,7 +107,7 @@ public class MessageTests
     [Fact]
     public void Deserialize_UnknownAlias_IsRefused()
     {
-        var item = TranscoderTestHelpers.Item(0xC540, 0x0F, 0x0A, 0x01, 0x41);
+        var item = TranscoderTestHelpers.Item(0xC540, 0x0F, 0x01, 0x02, 0x03, 0x04, 0x0A, 0x01, 0x41);
 
         var e = Assert.Throws<TranscoderException>(() => new ProtobufTranscoder().Deserialize(item));
 
@@ -179,5 +181,12 @@ public class MessageTests
         var e = Assert.Throws<ArgumentException>(() => new ProtobufTranscoder(options));
 
         Assert.StartsWith("ProtobufTranscoderOptions.TypeAliases gives", e.Message, StringComparison.Ordinal);
+    }
+
+    private static byte[] Fingerprint(Type type)
+    {
+        var bytes = new byte[4];
+        System.Buffers.Binary.BinaryPrimitives.WriteUInt32LittleEndian(bytes, new ProtobufTranscoder().DescribeContract(type).Fingerprint);
+        return bytes;
     }
 }

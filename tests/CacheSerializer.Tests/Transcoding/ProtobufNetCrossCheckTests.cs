@@ -11,8 +11,8 @@ namespace CacheSerializer.Tests.Transcoding;
 /// </summary>
 public class ProtobufNetCrossCheckTests
 {
-    // The object header is key 0 and a 4-byte hash: 5 bytes in front of the body.
-    private const int HeaderLength = 5;
+    // The object header is key 0, a 4-byte name hash and a 4-byte contract fingerprint: 9 bytes in front of the body.
+    private const int HeaderLength = 9;
 
     private static readonly Guid SomeId = new("0f8fad5b-d9cb-469f-a165-70867728950e");
 

@@ -24,8 +24,11 @@ public class ProtobufNetObjectTests
         var transcoder = new ProtobufTranscoder(new ProtobufTranscoderOptions { TypeAliases = { [typeof(Item)] = 5 } });
 
         var item = transcoder.Serialize(new Item { Name = "x" });
+        var fingerprint = new byte[4];
+        System.Buffers.Binary.BinaryPrimitives.WriteUInt32LittleEndian(fingerprint, transcoder.DescribeContract(typeof(Item)).Fingerprint);
 
-        Assert.Equal("0B0A0178", Convert.ToHexString(item.Bytes()));
+        // varint((5 << 1) | 1), the 4-byte fingerprint, then the body
+        Assert.Equal("0B" + Convert.ToHexString(fingerprint) + "0A0178", Convert.ToHexString(item.Bytes()));
     }
 
     [Fact]

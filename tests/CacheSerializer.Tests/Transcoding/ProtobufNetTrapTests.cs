@@ -1,6 +1,7 @@
 using System.Net;
 using CacheSerializer.Tests.Transcoding.Contracts;
 using ProtoBuf;
+using ProtoBuf.Meta;
 
 namespace CacheSerializer.Tests.Transcoding;
 
@@ -300,17 +301,38 @@ public class ProtobufNetTrapTests
     }
 
     [Fact]
-    public void Serialize_DateTimeOffsetMemberWithParseableTypesOn_ThrowsNamingTheMemberAndTheFix()
+    public void Serialize_DateTimeOffsetMemberUnderApplicationModelWithParseableTypesOn_ThrowsNamingTheMemberAndTheFix()
     {
-        var e = Assert.Throws<TranscoderException>(() => _transcoder.Serialize(new Offsets()));
+        var model = RuntimeTypeModel.Create();
+        model.AllowParseableTypes = true;
+        var transcoder = new ProtobufTranscoder(new ProtobufTranscoderOptions { Model = model });
 
+        var e = Assert.Throws<TranscoderException>(() => transcoder.Serialize(new Offsets()));
+
+        Assert.Equal(TranscoderErrorKind.Unstorable, e.Kind);
         Assert.Equal(
             "Cannot store a CacheSerializer.Tests.Transcoding.Contracts.Offsets: CacheSerializer.Tests.Transcoding.Contracts.Offsets.At is a DateTimeOffset, "
-            + "which protobuf-net writes with AllowParseableTypes (on in the transcoder's default model) as its ToString() text, dropping everything below "
-            + "the second and depending on the culture. Use a model with AllowParseableTypes off (var model = ProtobufTranscoder.CreateModel(); "
-            + "model.AllowParseableTypes = false; then ProtobufTranscoderOptions.Model = model): the transcoder's DateTimeOffset surrogate then keeps every "
-            + "tick and the offset. Or store the value as a DateTime in UTC plus its offset.",
+            + "which protobuf-net writes with AllowParseableTypes (on in the model given as ProtobufTranscoderOptions.Model) as its ToString() text, "
+            + "dropping everything below the second and depending on the culture. Use the transcoder's own model (ProtobufTranscoder.CreateModel(), which "
+            + "writes parseable types itself and keeps every tick and the offset of a DateTimeOffset), or turn AllowParseableTypes off on yours and give "
+            + "DateTimeOffset a surrogate. Or store the value as a DateTime in UTC plus its offset.",
             e.Message);
+    }
+
+    [Fact]
+    public void RoundTrip_DateTimeOffsetMembersWithTheDefaultModel_KeepEveryTickAndTheOffset()
+    {
+        // The default options: the transcoder's own model, where parseable types are written as text (issue 24: DateTimeOffset
+        // must not need AllowParseableTypes off). Fails if a protobuf-net upgrade lets parseable handling take the member again.
+        var at = new DateTimeOffset(638_000_000_000_000_123, TimeSpan.FromMinutes(-(14 * 60)));
+        var value = new Offsets { At = at, Maybe = new DateTimeOffset(DateTime.MaxValue.Ticks, TimeSpan.FromHours(14)) };
+
+        var back = _transcoder.Deserialize<Offsets>(_transcoder.Serialize(value))!;
+
+        Assert.Equal(at.Ticks, back.At.Ticks);
+        Assert.Equal(at.Offset, back.At.Offset);
+        Assert.Equal(DateTime.MaxValue.Ticks, back.Maybe!.Value.Ticks);
+        Assert.Equal(TimeSpan.FromHours(14), back.Maybe!.Value.Offset);
     }
 
     [Fact]
@@ -340,14 +362,10 @@ public class ProtobufNetTrapTests
     [Fact]
     public void Serialize_DateTimeOffsetSurrogate_WritesTicksAndZigZagOffsetMinutes()
     {
-        var model = ProtobufTranscoder.CreateModel();
-        model.AllowParseableTypes = false;
-        var transcoder = new ProtobufTranscoder(new ProtobufTranscoderOptions { Model = model });
+        var item = _transcoder.Serialize(new Offsets { At = new DateTimeOffset(100, TimeSpan.FromHours(-1)) });
 
-        var item = transcoder.Serialize(new Offsets { At = new DateTimeOffset(100, TimeSpan.FromHours(-1)) });
-
-        // field 1 { ticks = 100 (64), offset_minutes = zigzag(-60) = 119 (0x77) }
-        Assert.Equal("0A0408641077", Convert.ToHexString(item.Data.AsSpan(5)));
+        // After the 9-byte header: field 1 { ticks = 100 (64), offset_minutes = zigzag(-60) = 119 (0x77) }
+        Assert.Equal("0A0408641077", Convert.ToHexString(item.Data.AsSpan(9)));
     }
 
     [Theory]
@@ -357,7 +375,7 @@ public class ProtobufNetTrapTests
     [InlineData(new byte[] { 0x0A, 0xFF, 0xFF, 0xFF, 0xFF, 0x07 })]
     public void Deserialize_MalformedBody_ThrowsTranscoderExceptionWithProtobufNetsAsInner(byte[] body)
     {
-        var header = _transcoder.Serialize(new Point3()).Data.AsSpan(0, 5).ToArray();
+        var header = _transcoder.Serialize(new Point3()).Data.AsSpan(0, 9).ToArray();
 
         var e = Assert.Throws<TranscoderException>(() => _transcoder.Deserialize<Point3>(TranscoderTestHelpers.Item(0xC541, [.. header, .. body])));
 

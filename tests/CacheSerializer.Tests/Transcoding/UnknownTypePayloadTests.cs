@@ -11,7 +11,7 @@ public class UnknownTypePayloadTests
         Assert.True(nameBytes.Length < 8192, "a key of at most two varint bytes keeps the crafting simple");
         var key = nameBytes.Length << 1;
         byte[] varint = key < 0x80 ? [(byte)key] : [(byte)(key | 0x80), (byte)(key >> 7)];
-        return TranscoderTestHelpers.Item(flags, [.. varint, .. nameBytes, .. body]);
+        return TranscoderTestHelpers.Item(flags, [.. varint, .. nameBytes, 0x01, 0x02, 0x03, 0x04, .. body]); // then a 4-byte fingerprint
     }
 
     [Theory]
