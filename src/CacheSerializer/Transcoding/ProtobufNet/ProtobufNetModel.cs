@@ -37,7 +37,10 @@ internal static class ProtobufNetModel
             model.AfterApplyDefaultBehaviour += (_, e) => WrapCollections(e.MetaType, property);
         }
 
+        // Each contract's parseable member types get their surrogates as protobuf-net adds the contract, so the model
+        // writes them whether the transcoder or the application calls it (the guards apply the same to roots).
         OwnModels.Add(model, model);
+        model.AfterApplyDefaultBehaviour += (_, e) => ApplyParseableMembers(model, e.MetaType);
         return model;
     }
 
@@ -68,6 +71,21 @@ internal static class ProtobufNetModel
         typeof(ProtobufNetModel).GetMethod(nameof(SetTextSurrogate), BindingFlags.NonPublic | BindingFlags.Static)!
             .MakeGenericMethod(type)
             .Invoke(null, [model]);
+    }
+
+    private static void ApplyParseableMembers(RuntimeTypeModel model, MetaType metaType)
+    {
+        foreach (var member in metaType.GetFields())
+        {
+            ApplyParseable(model, member.MemberType);
+            if (member.ItemType is { } item)
+            {
+                foreach (var type in ContractTypes.IsPair(item) ? item.GetGenericArguments() : [item])
+                {
+                    ApplyParseable(model, type);
+                }
+            }
+        }
     }
 
     // protobuf-net's own rule (ParseableSerializer.TryCreate, 3.4.40): a public static Parse(string) declared by the type and
