@@ -139,6 +139,7 @@ internal static class LoadTestCommand
         }
 
         root.Subcommands.Add(FarmCommand.Create());
+        root.Subcommands.Add(DeployCommand.Create());
         root.SetAction(RunAsync);
         return root;
     }

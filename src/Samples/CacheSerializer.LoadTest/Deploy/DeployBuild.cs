@@ -1,0 +1,39 @@
+using CacheSerializer.Memcached;
+
+namespace CacheSerializer.LoadTest.Deploy;
+
+/// <summary>
+/// One build of the models of a change kind, as a web server runs it: the transcoder (whose type aliases give the
+/// build's class the type identity both builds share), how it reads a key, and the value its factory makes for a key.
+/// </summary>
+/// <remarks>Values are compared as text (<see cref="Describe"/>): each model writes every member it has, in one format
+/// for both builds where the contract is the same, so a hit equals the expected text only when every member read back.</remarks>
+internal abstract class DeployBuild
+{
+    /// <summary>Gets the build number, 1 or 2.</summary>
+    public abstract int Number { get; }
+
+    /// <summary>Creates the transcoder of this build (a new one per web server, as each process has its own).</summary>
+    /// <returns>The transcoder.</returns>
+    public abstract ProtobufTranscoder CreateTranscoder();
+
+    /// <summary>Reads a key as this build's code does (<c>GetAsync</c> of its own type).</summary>
+    /// <param name="client">The web server's client.</param>
+    /// <param name="key">The key.</param>
+    /// <param name="cancellationToken">Ends the read when the web server stops.</param>
+    /// <returns>The value as text, or null on a miss.</returns>
+    public abstract Task<string?> ReadAsync(MemcachedClient client, string key, CancellationToken cancellationToken);
+
+    /// <summary>The factory: makes key <paramref name="k"/>'s value and stores it (<c>SetAsync</c>, no expiry).</summary>
+    /// <param name="client">The web server's client.</param>
+    /// <param name="key">The key.</param>
+    /// <param name="k">The key's number, from which the value is made.</param>
+    /// <param name="cancellationToken">Ends the write when the web server stops.</param>
+    /// <returns>The store.</returns>
+    public abstract Task WriteAsync(MemcachedClient client, string key, int k, CancellationToken cancellationToken);
+
+    /// <summary>Returns the text of the value this build's factory makes for key <paramref name="k"/>.</summary>
+    /// <param name="k">The key's number.</param>
+    /// <returns>The text.</returns>
+    public abstract string Expected(int k);
+}

@@ -1,0 +1,42 @@
+using CacheSerializer.Memcached;
+
+namespace CacheSerializer.LoadTest.Deploy;
+
+/// <summary>A build whose code reads and writes <typeparamref name="T"/> (a subtype's value is written as itself).</summary>
+/// <typeparam name="T">The type the build's code asks the cache for.</typeparam>
+/// <param name="number">The build number.</param>
+/// <param name="aliases">The build's type aliases: the same alias for the class of both builds.</param>
+/// <param name="create">Makes key k's value.</param>
+/// <param name="describe">Writes a value as text, every member.</param>
+internal sealed class DeployBuild<T>(int number, IReadOnlyDictionary<Type, int> aliases, Func<int, T> create, Func<T, string> describe) : DeployBuild
+    where T : class
+{
+    /// <inheritdoc/>
+    public override int Number => number;
+
+    /// <inheritdoc/>
+    public override ProtobufTranscoder CreateTranscoder()
+    {
+        var options = new ProtobufTranscoderOptions();
+        foreach ((Type type, int alias) in aliases)
+        {
+            options.TypeAliases.Add(type, alias);
+        }
+
+        return new ProtobufTranscoder(options);
+    }
+
+    /// <inheritdoc/>
+    public override async Task<string?> ReadAsync(MemcachedClient client, string key, CancellationToken cancellationToken)
+    {
+        MemcachedGetResult<T> result = await client.GetAsync<T>(key, cancellationToken).ConfigureAwait(false);
+        return result.Found ? describe(result.Value!) : null;
+    }
+
+    /// <inheritdoc/>
+    public override Task WriteAsync(MemcachedClient client, string key, int k, CancellationToken cancellationToken) =>
+        client.SetAsync(key, create(k), expiration: null, cancellationToken);
+
+    /// <inheritdoc/>
+    public override string Expected(int k) => describe(create(k));
+}

@@ -1,0 +1,136 @@
+using System.Diagnostics;
+using System.Globalization;
+using CacheSerializer.LoadTest.Deploy.Models;
+using CacheSerializer.LoadTest.Running;
+using CacheSerializer.Memcached;
+using CacheSerializer.Workloads.Servers;
+
+namespace CacheSerializer.LoadTest.Deploy;
+
+/// <summary>The rolling-deploy scenario (issue 24): N web servers under load switch one by one from build 1 to build 2
+/// of the models, change kind by change kind; every hit is checked, every miss calls the factory.</summary>
+internal static class DeployRunner
+{
+    /// <summary>Starts memcached, deploys every change kind in turn against it (flushed between kinds), and stops it.</summary>
+    /// <param name="settings">The settings, validated here.</param>
+    /// <param name="log">Where progress lines go.</param>
+    /// <param name="cancellationToken">Ctrl+C: the current kind stops, the rest are skipped, the servers stop.</param>
+    /// <returns>The report.</returns>
+    /// <exception cref="InvalidOperationException">memcached is not installed (the message says how) or did not start.</exception>
+    public static async Task<DeployReport> RunAsync(DeploySettings settings, TextWriter log, CancellationToken cancellationToken)
+    {
+        settings.Validate();
+        DateTimeOffset started = DateTimeOffset.UtcNow;
+        string loadBefore = LoadTestRunner.LoadAverage();
+        var servers = new List<MemcachedServer>();
+        try
+        {
+            for (int i = 0; i < settings.Nodes; i++)
+            {
+                servers.Add(MemcachedServer.Start("-m 64"));
+            }
+
+            string[] endpoints = [.. servers.Select(s => s.Endpoint)];
+            log.WriteLine($"memcached: {string.Join(", ", endpoints)} (started here: memcached -m 64)");
+            log.WriteLine($"{settings.Clients} web servers x {settings.CallersPerClient} callers, {settings.Keys} keys, one server switched to build 2 every {settings.Step.TotalSeconds:0.###} s ({settings.DurationPerKind.TotalSeconds:0.#} s per change kind)");
+            var results = new List<DeployKindResult>();
+            foreach (ChangeKind kind in settings.Kinds)
+            {
+                if (cancellationToken.IsCancellationRequested)
+                {
+                    break;
+                }
+
+                DeployKindResult result = await RunKindAsync(kind, endpoints, settings, cancellationToken).ConfigureAwait(false);
+                log.WriteLine(string.Create(CultureInfo.InvariantCulture,
+                    $"{result.Kind}: hit rate {result[DeployPhase.Before].HitRate:P1} before, {result[DeployPhase.During].HitRate:P1} during, {result[DeployPhase.After].HitRate:P1} after; {result.FactoryCalls:N0} factory calls, {result.Misses:N0} misses, {result.Errors} errors, {result.WrongValues} wrong values"));
+                results.Add(result);
+            }
+
+            return new DeployReport
+            {
+                Started = started,
+                Finished = DateTimeOffset.UtcNow,
+                Machine = LoadTestRunner.MachineLine(),
+                LoadAverage = $"{loadBefore} at start, {LoadTestRunner.LoadAverage()} at end (1-minute, {Environment.ProcessorCount} cores)",
+                Settings = settings,
+                Servers = $"{string.Join(", ", endpoints)} (started here: memcached -m 64)",
+                Kinds = results,
+            };
+        }
+        finally
+        {
+            foreach (MemcachedServer server in servers)
+            {
+                server.Dispose();
+            }
+        }
+    }
+
+    /// <summary>One deploy: every key stored by build 1, then a step with every web server on build 1, a step after each
+    /// switch to build 2 (the last step is "after").</summary>
+    private static async Task<DeployKindResult> RunKindAsync(ChangeKind kind, string[] endpoints, DeploySettings settings, CancellationToken cancellationToken)
+    {
+        string name = DeploySettings.NameOf(kind);
+        (DeployBuild build1, DeployBuild build2) = DeployModels.For(kind);
+        string[] keys = [.. Enumerable.Range(0, settings.Keys).Select(k => $"deploy:{name}:{k}")];
+
+        // A warm cache before the deploy, as in production: the hit rate before is then 100 %, and any miss later is an
+        // unreadable item, since no key expires or is deleted.
+        await using (MemcachedClient loader = DeployWebServer.CreateClient(build1, endpoints))
+        {
+            await loader.FlushAllAsync(cancellationToken).ConfigureAwait(false);
+            for (int k = 0; k < keys.Length; k++)
+            {
+                await build1.WriteAsync(loader, keys[k], k, cancellationToken).ConfigureAwait(false);
+            }
+        }
+
+        var tally = new DeployTally { Phase = DeployPhase.Before };
+        var farm = new DeployWebServer[settings.Clients];
+        int Seed(int server, int build) => HashCode.Combine(settings.Seed, kind, server, build);
+        for (int i = 0; i < farm.Length; i++)
+        {
+            farm[i] = DeployWebServer.Start(build1, build2, endpoints, keys, tally, settings.CallersPerClient, Seed(i, 1));
+        }
+
+        var clock = Stopwatch.StartNew();
+        try
+        {
+            for (int i = 0; i < farm.Length; i++)
+            {
+                await WaitUntilAsync(clock, settings.Step * (i + 1), cancellationToken).ConfigureAwait(false);
+                tally.Phase = DeployPhase.During;
+                await farm[i].StopAsync().ConfigureAwait(false);
+                farm[i] = DeployWebServer.Start(build2, build1, endpoints, keys, tally, settings.CallersPerClient, Seed(i, 2));
+            }
+
+            tally.Phase = DeployPhase.After;
+            await WaitUntilAsync(clock, settings.DurationPerKind, cancellationToken).ConfigureAwait(false);
+        }
+        finally
+        {
+            foreach (DeployWebServer server in farm)
+            {
+                await server.StopAsync().ConfigureAwait(false);
+            }
+        }
+
+        return new DeployKindResult
+        {
+            Kind = name,
+            Description = DeployModels.Describe(kind),
+            Phases = [tally.Result(DeployPhase.Before), tally.Result(DeployPhase.During), tally.Result(DeployPhase.After)],
+            Samples = tally.Samples(),
+        };
+    }
+
+    private static async Task WaitUntilAsync(Stopwatch clock, TimeSpan at, CancellationToken cancellationToken)
+    {
+        TimeSpan wait = at - clock.Elapsed;
+        if (wait > TimeSpan.Zero)
+        {
+            await Task.Delay(wait, cancellationToken).ConfigureAwait(false);
+        }
+    }
+}

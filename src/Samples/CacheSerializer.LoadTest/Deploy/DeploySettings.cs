@@ -1,0 +1,93 @@
+namespace CacheSerializer.LoadTest.Deploy;
+
+/// <summary>Everything one run of the rolling-deploy scenario needs, as the command line gave it (defaults are the documented run).</summary>
+internal sealed record DeploySettings
+{
+    /// <summary>Gets the change kind names on the command line, in the order of <see cref="ChangeKind"/>.</summary>
+    public static IReadOnlyList<string> KindNames { get; } = ["none", "member-added", "member-retyped", "subtype-removed"];
+
+    /// <summary>Gets the number of web servers: independent <c>MemcachedClient</c> instances, switched to build 2 one by one.</summary>
+    /// <value>4.</value>
+    public int Clients { get; init; } = 4;
+
+    /// <summary>Gets the concurrent callers on each web server, each running get-or-load on a random key in a loop.</summary>
+    /// <value>8.</value>
+    public int CallersPerClient { get; init; } = 8;
+
+    /// <summary>Gets the number of keys the callers read; each holds one value, made from the key by the factory.</summary>
+    /// <value>200.</value>
+    public int Keys { get; init; } = 200;
+
+    /// <summary>Gets the time between two steps of the deploy: before the first switch, between switches, and after the last.</summary>
+    /// <value>2 seconds: with 4 web servers, 2 s before, 6 s during and 2 s after the deploy, 10 s per change kind.</value>
+    public TimeSpan Step { get; init; } = TimeSpan.FromSeconds(2);
+
+    /// <summary>Gets the change kinds to deploy, in order.</summary>
+    /// <value>All four.</value>
+    public IReadOnlyList<ChangeKind> Kinds { get; init; } = Enum.GetValues<ChangeKind>();
+
+    /// <summary>Gets the number of local memcached servers to start; keys are spread by the client's ketama.</summary>
+    /// <value>1.</value>
+    public int Nodes { get; init; } = 1;
+
+    /// <summary>Gets the seed of every caller's choice of keys.</summary>
+    /// <value>20261125.</value>
+    public ulong Seed { get; init; } = 20261125;
+
+    /// <summary>Gets the directory where the JSON and Markdown results go.</summary>
+    /// <value>./loadtest-results.</value>
+    public string OutputDirectory { get; init; } = "loadtest-results";
+
+    /// <summary>Gets a value indicating whether this is the short mode.</summary>
+    public bool Short { get; init; }
+
+    /// <summary>Gets how long one change kind runs: a step before the deploy, one per switch after the first, one after.</summary>
+    public TimeSpan DurationPerKind => Step * (Clients + 1);
+
+    /// <summary>Returns the settings of the short mode: a few seconds per change kind, for the integration test and a quick look.</summary>
+    /// <returns>3 web servers x 4 callers, 100 keys, 600 ms per step (2.4 s per kind); other values kept.</returns>
+    public DeploySettings AsShort() => this with
+    {
+        Short = true,
+        Clients = 3,
+        CallersPerClient = 4,
+        Keys = 100,
+        Step = TimeSpan.FromMilliseconds(600),
+    };
+
+    /// <summary>Parses a change kind name of the command line.</summary>
+    /// <param name="name">none, member-added, member-retyped or subtype-removed (any case).</param>
+    /// <returns>The kind.</returns>
+    /// <exception cref="ArgumentException">The name is not a change kind.</exception>
+    public static ChangeKind ParseKind(string name)
+    {
+        int index = KindNames.ToList().FindIndex(n => n.Equals(name.Trim(), StringComparison.OrdinalIgnoreCase));
+        return index >= 0 ? (ChangeKind)index : throw new ArgumentException($"--kinds: '{name}' is not a change kind; use {string.Join(", ", KindNames)}.");
+    }
+
+    /// <summary>Returns a change kind's name on the command line and in the report.</summary>
+    /// <param name="kind">The kind.</param>
+    /// <returns>Its name.</returns>
+    public static string NameOf(ChangeKind kind) => KindNames[(int)kind];
+
+    /// <summary>Checks every value, naming the offending option.</summary>
+    /// <exception cref="ArgumentException">A value is out of range.</exception>
+    public void Validate()
+    {
+        Require(Clients is >= 1 and <= 64, "--clients", $"is {Clients}; it must be between 1 and 64");
+        Require(CallersPerClient is >= 1 and <= 4096, "--callers", $"is {CallersPerClient}; it must be between 1 and 4,096");
+        Require(Keys is >= 1 and <= 1_000_000, "--keys", $"is {Keys}; it must be between 1 and 1,000,000");
+        Require(Step >= TimeSpan.FromMilliseconds(100) && Step <= TimeSpan.FromMinutes(10), "--step", $"is {Step}; it must be between 100 ms and 10 minutes");
+        Require(Kinds.Count > 0, "--kinds", "is empty");
+        Require(Nodes is >= 1 and <= 16, "--nodes", $"is {Nodes}; it must be between 1 and 16");
+        Require(OutputDirectory.Length > 0, "--output", "is empty");
+    }
+
+    private static void Require(bool condition, string option, string problem)
+    {
+        if (!condition)
+        {
+            throw new ArgumentException($"{option} {problem}.");
+        }
+    }
+}
