@@ -132,7 +132,13 @@ public sealed class WebAppTests : IAsyncLifetime
                 await Task.Delay(10, CancellationToken.None);
             }
         })).ToArray();
-        await Task.Delay(1000);
+        // The users' first requests fill the cache: wait until they have (a fixed second was not always enough on a busy machine).
+        var warming = System.Diagnostics.Stopwatch.StartNew();
+        while (await XCacheAsync("/products/1") != "hit" && warming.Elapsed < TimeSpan.FromSeconds(30))
+        {
+            await Task.Delay(50);
+        }
+
         Assert.Equal("hit", await XCacheAsync("/products/1"));
 
         _server.Kill();

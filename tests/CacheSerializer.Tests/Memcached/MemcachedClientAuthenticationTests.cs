@@ -108,6 +108,51 @@ public sealed class MemcachedClientAuthenticationTests(CertificatesFixture fixtu
             errors[0]!.Message);
     }
 
+    public static TheoryData<int, int> TinyPools => new()
+    {
+        { 1, 1024 }, // every caller on one connection: many are writing or queued when the refusal breaks it
+        { 1, 4 },    // and most of them waiting for one of four pipeline slots
+        { 2, 2 },
+    };
+
+    [Theory]
+    [MemberData(nameof(TinyPools))]
+    public async Task MissingCredentials_ManyCallersTinyPool_EveryCallFailsWithAuthenticationRequired(int connections, int maxInFlight)
+    {
+        // The race of a refused connection: the read thread breaks it on the first "CLIENT_ERROR unauthenticated" while
+        // other callers are writing their requests, queued behind the write side, or waiting for a slot. Whichever stage a
+        // call is at, it reports the refusal, never ConnectionBroken. Many rounds on fresh clients make every stage likely.
+        using MemcachedServer server = MemcachedServer.Start(security: new MemcachedServerSecurity { Users = [AppUser] });
+        for (int round = 0; round < 20; round++)
+        {
+            MemcachedClientOptions options = Options(server, user: null, password: null);
+            options.ConnectionsPerServer = connections;
+            options.MaxInFlightPerConnection = maxInFlight;
+            await using var client = new MemcachedClient(options);
+
+            Exception?[] errors = await Task.WhenAll(Enumerable.Range(0, 200).Select(async i =>
+            {
+                try
+                {
+                    await Task.Yield(); // callers arrive from pool threads, concurrently with the break
+                    await client.GetAsync<string>($"race:{round}:{i}");
+                    return null;
+                }
+                catch (Exception ex)
+                {
+                    return ex;
+                }
+            }));
+
+            Assert.All(errors, e =>
+            {
+                var error = Assert.IsType<MemcachedException>(e);
+                Assert.True(error.Kind == MemcachedErrorKind.AuthenticationRequired, $"round {round}: {error.Kind}: {error.Message}");
+                Assert.Equal($"get on {server.Endpoint}: the server requires authentication (memcached -Y) and the client has no credentials; set MemcachedClientOptions.UserName and Password.", error.Message);
+            });
+        }
+    }
+
     [Fact]
     public async Task CredentialsAgainstServerWithoutY_FailsWithAuthenticationNotEnabled_PasswordNeverSent()
     {

@@ -201,7 +201,9 @@ public sealed class MemcachedClientFailureTests
         await using var client = new MemcachedClient(options);
 
         Assert.False((await client.GetAsync<string>("k")).Found);
-        await Task.Delay(300); // the duplicate reply arrives with nothing waiting: the connection is thrown away
+        // The duplicate reply arrives with nothing waiting: the connection is thrown away. Waiting for that (not for a
+        // fixed time) keeps the next get from being sent on it before the duplicate arrives and taken for its reply.
+        await FakeMemcachedServer.UntilAsync(() => stutter.ClosedByClient == 1, "the client closes the connection the duplicate reply arrived on");
 
         Assert.False((await client.GetAsync<string>("k")).Found);
         Assert.Equal(2, stutter.Accepted);
@@ -310,7 +312,7 @@ public sealed class MemcachedClientFailureTests
         options.OperationTimeout = TimeSpan.FromSeconds(10);
         await using var client = new MemcachedClient(options);
         Task<MemcachedGetResult<string>>[] calls = Enumerable.Range(0, 20).Select(i => client.GetAsync<string>($"k{i}")).ToArray();
-        await Task.Delay(300);
+        await FakeMemcachedServer.UntilAsync(() => silent.LinesReceived == 2, "the two calls that fit in the pipeline are written");
         var clock = Stopwatch.StartNew();
 
         silent.Dispose(); // closes the connection: 2 calls were awaiting replies, 18 were waiting for a slot
@@ -369,7 +371,7 @@ public sealed class MemcachedClientFailureTests
         await Task.WhenAll(Enumerable.Range(0, 200).Select(i => client.SetAsync($"warm:{i}", "v")));
 
         server.Restart();
-        await Task.Delay(100); // the idle connections' read loops see the close
+        await MemcachedServerFixture.UntilClientConnectionsClosedAsync(server.Port); // the idle connections' read loops saw the close
 
         MemcachedStoreResult[] results = await Task.WhenAll(Enumerable.Range(0, 200).Select(i => client.SetAsync($"after:{i}", "v"))).WaitAsync(Bound);
         Assert.All(results, r => Assert.Equal(MemcachedStoreResult.Stored, r));
@@ -398,7 +400,7 @@ public sealed class MemcachedClientFailureTests
 
         await client.SetAsync("dns", "1");
         server.Restart();
-        await Task.Delay(100);
+        await MemcachedServerFixture.UntilClientConnectionsClosedAsync(server.Port);
         await Eventually(() => client.SetAsync("dns", "2"), Bound);
 
         Assert.Equal("2", (await client.GetAsync<string>("dns")).Value);

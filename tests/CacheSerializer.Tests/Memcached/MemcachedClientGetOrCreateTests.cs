@@ -81,9 +81,12 @@ public sealed class MemcachedClientGetOrCreateTests : IDisposable
     {
         MemcachedClient[] farm = Farm(5);
         string key = Key("stampede");
-        var options = new GetOrCreateOptions { Expiration = TimeSpan.FromSeconds(1), LockTimeout = TimeSpan.FromMinutes(1) };
-        Assert.Equal("old", await farm[0].GetOrCreateAsync(key, _ => Task.FromResult("old"), options));
+        var expiring = new GetOrCreateOptions { Expiration = TimeSpan.FromSeconds(1), LockTimeout = TimeSpan.FromMinutes(1) };
+        Assert.Equal("old", await farm[0].GetOrCreateAsync(key, _ => Task.FromResult("old"), expiring));
         await WaitUntilAsync(async () => !(await farm[0].GetAsync<string>(key)).Found, "the entry expired");
+        // The new value lives a minute: with the old one's second, memcached's whole-second clock could drop it before the
+        // other servers' waiting callers read it (on a loaded machine they did), and they would start a second stampede.
+        var options = new GetOrCreateOptions { Expiration = TimeSpan.FromMinutes(1), LockTimeout = TimeSpan.FromMinutes(1) };
         int calls = 0;
         int[] flightsSeen = [];
 

@@ -67,16 +67,16 @@ public sealed class MemcachedDistributedCacheTests : IDisposable
     public async Task Expirations_AbsoluteSlidingAndCapped_BehaveAsDocumented()
     {
         // Run side by side so the test waits about 15 seconds in all. memcached's clock moves in whole seconds, so an item
-        // with a TTL of N seconds lives between N-1 and N: every read below comes seconds before that, so a read
-        // delayed by a busy machine still finds what it should.
+        // with a TTL of N seconds lives between N-1 and N: every read that expects the item comes at least 2 seconds
+        // before N-1, so a read delayed by a busy machine still finds what it should.
         await Task.WhenAll(AbsoluteExpires(), SlidingKeptAliveByReadsThenExpires(), SlidingCappedByAbsolute(), RefreshSlides());
     }
 
     private async Task AbsoluteExpires()
     {
-        await _cache.SetAsync("dc:abs", Bytes("x"), new DistributedCacheEntryOptions { AbsoluteExpirationRelativeToNow = TimeSpan.FromSeconds(2) });
+        await _cache.SetAsync("dc:abs", Bytes("x"), new DistributedCacheEntryOptions { AbsoluteExpirationRelativeToNow = TimeSpan.FromSeconds(4) });
         Assert.NotNull(await _cache.GetAsync("dc:abs"));
-        await Task.Delay(2200);
+        await Task.Delay(4200);
         Assert.Null(await _cache.GetAsync("dc:abs"));
     }
 
@@ -99,18 +99,18 @@ public sealed class MemcachedDistributedCacheTests : IDisposable
         await _cache.SetAsync("dc:capped", Bytes("x"), new DistributedCacheEntryOptions
         {
             SlidingExpiration = TimeSpan.FromSeconds(30),
-            AbsoluteExpirationRelativeToNow = TimeSpan.FromSeconds(3),
+            AbsoluteExpirationRelativeToNow = TimeSpan.FromSeconds(5),
         });
         await Task.Delay(1000);
         Assert.NotNull(await _cache.GetAsync("dc:capped"));
-        await Task.Delay(2500);
+        await Task.Delay(4500);
         Assert.Null(await _cache.GetAsync("dc:capped"));
     }
 
     private async Task RefreshSlides()
     {
-        await _cache.SetAsync("dc:refresh", Bytes("x"), new DistributedCacheEntryOptions { SlidingExpiration = TimeSpan.FromSeconds(3) });
-        for (int i = 0; i < 4; i++)
+        await _cache.SetAsync("dc:refresh", Bytes("x"), new DistributedCacheEntryOptions { SlidingExpiration = TimeSpan.FromSeconds(5) });
+        for (int i = 0; i < 7; i++) // 7 seconds in all: alive past its 5-second window only because each refresh slid it
         {
             await Task.Delay(1000);
             await _cache.RefreshAsync("dc:refresh");

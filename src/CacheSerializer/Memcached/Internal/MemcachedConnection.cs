@@ -322,13 +322,22 @@ internal sealed class MemcachedConnection
 
     private void FailQueued()
     {
-        Exception cause = Volatile.Read(ref _breakCause)!;
         while (_queue.TryDequeue(out MemcachedRequest? queued))
         {
-            queued.Fail(cause is MemcachedException { Kind: var kind } reason && (kind == MemcachedErrorKind.ServerDown || MemcachedNode.IsRefusal(kind))
-                ? ThrowHelper.ForOperation(reason, queued.Operation)
-                : ThrowHelper.NotSent(_server, queued.Operation, cause));
+            queued.Fail(NotSentError(queued.Operation));
         }
+    }
+
+    /// <summary>Broken connections only: the failure of a request that was never written on it, wherever it was stopped
+    /// (queued, taken by the writer, or waiting for a slot). <see cref="MemcachedErrorKind.ServerDown"/> or the server's
+    /// refusal (TLS, authentication) when that is why it broke, so every caller of a refused connection hears the same
+    /// reason; otherwise <see cref="MemcachedErrorKind.ConnectionBroken"/>, saying it was not applied.</summary>
+    internal MemcachedException NotSentError(string operation)
+    {
+        Exception? cause = Volatile.Read(ref _breakCause);
+        return cause is MemcachedException { Kind: var kind } reason && (kind == MemcachedErrorKind.ServerDown || MemcachedNode.IsRefusal(kind))
+            ? ThrowHelper.ForOperation(reason, operation)
+            : ThrowHelper.NotSent(_server, operation, cause);
     }
 
     private void StartLoop(ThreadStart loop, string role)
@@ -409,7 +418,9 @@ internal sealed class MemcachedConnection
                 {
                     if (IsBroken)
                     {
-                        request.Fail(ThrowHelper.NotSent(_server, request.Operation, _breakCause));
+                        // Taken from the queue before Break drained it and not yet in the FIFO Break failed: it fails here,
+                        // as the queued ones did (a refused connection reports the refusal, not a broken connection).
+                        request.Fail(NotSentError(request.Operation));
                         throw new IOException("the connection broke while requests were being written");
                     }
 

@@ -184,7 +184,7 @@ internal sealed partial class MemcachedNode : IDisposable
             }
 
             busy.ReleaseSlot();
-            return retryIfBroken ? null : throw ThrowHelper.ConnectionBroken(Name, operation, null);
+            return retryIfBroken ? null : throw busy.NotSentError(operation);
         }
 
         throw ThrowHelper.QueueFull(Name, operation, count, _settings.MaxInFlightPerConnection, _settings.OperationTimeout);

@@ -14,6 +14,8 @@ public sealed class FakeMemcachedServer : IDisposable
     private readonly Behaviour _behaviour;
     private readonly TimeSpan _delay;
     private readonly long _declaredLength;
+    private int _closedByClient;
+    private int _lines;
 
     private FakeMemcachedServer(Behaviour behaviour, TimeSpan delay, long declaredLength = 0)
     {
@@ -47,6 +49,25 @@ public sealed class FakeMemcachedServer : IDisposable
             {
                 return _accepted.Count;
             }
+        }
+    }
+
+    /// <summary>Gets how many accepted connections the client has closed (or reset): a test waits for this, not for a
+    /// fixed time, to know the client threw a connection away.</summary>
+    public int ClosedByClient => Volatile.Read(ref _closedByClient);
+
+    /// <summary>Gets how many lines (requests and data blocks) have arrived on all connections: a test waits for this to
+    /// know requests were written.</summary>
+    public int LinesReceived => Volatile.Read(ref _lines);
+
+    /// <summary>Waits until <paramref name="condition"/> holds, polling every 10 ms; fails after 30 s with <paramref name="what"/>.</summary>
+    public static async Task UntilAsync(Func<bool> condition, string what)
+    {
+        var clock = System.Diagnostics.Stopwatch.StartNew();
+        while (!condition())
+        {
+            Assert.True(clock.Elapsed < TimeSpan.FromSeconds(30), $"waited 30 s for: {what}");
+            await Task.Delay(10);
         }
     }
 
@@ -118,8 +139,11 @@ public sealed class FakeMemcachedServer : IDisposable
                 int read = await socket.ReceiveAsync(buffer, SocketFlags.None, _stop.Token);
                 if (read == 0)
                 {
+                    Interlocked.Increment(ref _closedByClient);
                     return;
                 }
+
+                Interlocked.Add(ref _lines, buffer.AsSpan(0, read).Count((byte)'\n'));
 
                 if (_behaviour == Behaviour.NeverAnswer)
                 {
@@ -172,6 +196,10 @@ public sealed class FakeMemcachedServer : IDisposable
 
                 pending.Clear().Append(text);
             }
+        }
+        catch (SocketException) when (!_stop.IsCancellationRequested)
+        {
+            Interlocked.Increment(ref _closedByClient); // reset by the client
         }
         catch (Exception ex) when (ex is OperationCanceledException or ObjectDisposedException or SocketException)
         {
