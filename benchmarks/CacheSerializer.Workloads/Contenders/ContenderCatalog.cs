@@ -1,3 +1,4 @@
+using System.IO.Compression;
 using CacheSerializer.Workloads.Models;
 
 namespace CacheSerializer.Workloads.Contenders;
@@ -53,6 +54,18 @@ public static class ContenderCatalog
     /// <summary>The name of this package's transcoder with Zstandard compression at its default level (zstd 1; items of 1 KiB and more, when smaller).</summary>
     public const string CacheSerializerZstandard = "CacheSerializer+Zstd";
 
+    /// <summary>The name of this package's transcoder with compression off (<see cref="TranscoderCompression.None"/>): the reference for what compression costs.</summary>
+    public const string CacheSerializerUncompressed = "CacheSerializer+None";
+
+    /// <summary>The name of this package's transcoder with LZ4's high-compression encoder (level 9, CompressionLevel.Optimal; items of 1 KiB and more, when smaller).</summary>
+    public const string CacheSerializerLz4High = "CacheSerializer+LZ4HC";
+
+    /// <summary>The name of this package's transcoder with Zstandard level 3 (CompressionLevel.Optimal, zstd's own default; items of 1 KiB and more, when smaller).</summary>
+    public const string CacheSerializerZstandard3 = "CacheSerializer+Zstd3";
+
+    /// <summary>The name of this package's transcoder with raw Deflate at CompressionLevel.Fastest (items of 1 KiB and more, when smaller).</summary>
+    public const string CacheSerializerDeflate = "CacheSerializer+Deflate";
+
     /// <summary>
     /// The name of this package's transcoder with a one-byte type alias registered for each workload's root type (the
     /// default writes a 5-byte hash of the type's name in every object item).
@@ -67,6 +80,10 @@ public static class ContenderCatalog
         [CacheSerializerCompressed] = static () => new ProtobufTranscoderOptions { Compression = TranscoderCompression.Brotli },
         [CacheSerializerLz4] = static () => new ProtobufTranscoderOptions { Compression = TranscoderCompression.Lz4 },
         [CacheSerializerZstandard] = static () => new ProtobufTranscoderOptions { Compression = TranscoderCompression.Zstandard },
+        [CacheSerializerUncompressed] = static () => new ProtobufTranscoderOptions { Compression = TranscoderCompression.None },
+        [CacheSerializerLz4High] = static () => new ProtobufTranscoderOptions { Compression = TranscoderCompression.Lz4, CompressionLevel = CompressionLevel.Optimal },
+        [CacheSerializerZstandard3] = static () => new ProtobufTranscoderOptions { Compression = TranscoderCompression.Zstandard, CompressionLevel = CompressionLevel.Optimal },
+        [CacheSerializerDeflate] = static () => new ProtobufTranscoderOptions { Compression = TranscoderCompression.Deflate },
         [CacheSerializerAliased] = AliasedOptions,
     };
 
@@ -88,6 +105,10 @@ public static class ContenderCatalog
         Own(CacheSerializerCompressed),
         Own(CacheSerializerLz4),
         Own(CacheSerializerZstandard),
+        Own(CacheSerializerUncompressed),
+        Own(CacheSerializerLz4High),
+        Own(CacheSerializerZstandard3),
+        Own(CacheSerializerDeflate),
         Own(CacheSerializerAliased),
     ];
 

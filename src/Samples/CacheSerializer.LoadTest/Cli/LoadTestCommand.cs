@@ -139,6 +139,7 @@ internal static class LoadTestCommand
         }
 
         root.Subcommands.Add(FarmCommand.Create());
+        root.Subcommands.Add(FloorCommand.Create());
         root.SetAction(RunAsync);
         return root;
     }
