@@ -94,7 +94,7 @@ internal static class FloorCommand
         IReadOnlyList<(string Name, long Bytes)> totals;
         try
         {
-            totals = await CompressionFloor.MeasureAsync(mix, contenders, Console.Out, cancellationToken).ConfigureAwait(false);
+            totals = await CompressionFloor.MeasureAsync(mix, contenders, CompressionFloor.Tools, Console.Out, cancellationToken).ConfigureAwait(false);
         }
         catch (InvalidOperationException ex)
         {

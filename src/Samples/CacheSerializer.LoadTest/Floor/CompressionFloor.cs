@@ -31,16 +31,21 @@ internal static class CompressionFloor
     /// <summary>Measures every key's item under each contender and each external compressor.</summary>
     /// <param name="mix">The mix (the default profile's, or the seed profile's).</param>
     /// <param name="contenders">The contenders to size beside the floor, the first the reference of the ratios.</param>
+    /// <param name="tools">The external compressors (<see cref="Tools"/>).</param>
     /// <param name="progress">Where a line per hundred keys goes.</param>
     /// <param name="cancellationToken">Cancels between items.</param>
-    /// <returns>Total payload bytes per column, in order: the contenders, then <see cref="Tools"/>.</returns>
+    /// <returns>Total payload bytes per column, in order: the contenders, then the tools.</returns>
     /// <exception cref="InvalidOperationException">A compressor is missing or failed (scripts/floor.sh installs them).</exception>
     public static async Task<IReadOnlyList<(string Name, long Bytes)>> MeasureAsync(
-        ValueMix mix, IReadOnlyList<Contender> contenders, TextWriter progress, CancellationToken cancellationToken)
+        ValueMix mix,
+        IReadOnlyList<Contender> contenders,
+        IReadOnlyList<(string Name, string File, string Arguments)> tools,
+        TextWriter progress,
+        CancellationToken cancellationToken)
     {
         // The seed profile's item limit, the larger of the two: the floor sizes items, it does not enforce a limit.
         ITranscoder plain = ContenderCatalog.Get(ContenderCatalog.CacheSerializerUncompressed, 8 * 1024 * 1024).Transcoder;
-        var totals = new long[contenders.Count + Tools.Count];
+        var totals = new long[contenders.Count + tools.Count];
         for (int key = 0; key < mix.Keys; key++)
         {
             for (int c = 0; c < contenders.Count; c++)
@@ -50,9 +55,9 @@ internal static class CompressionFloor
             }
 
             byte[] payload = [.. plain.Serialize(mix.ShapeOf(key).Create(mix.VariantOf(key), key + 1)).Data];
-            for (int t = 0; t < Tools.Count; t++)
+            for (int t = 0; t < tools.Count; t++)
             {
-                totals[contenders.Count + t] += await CompressedLengthAsync(Tools[t].File, Tools[t].Arguments, payload, cancellationToken).ConfigureAwait(false);
+                totals[contenders.Count + t] += await CompressedLengthAsync(tools[t].File, tools[t].Arguments, payload, cancellationToken).ConfigureAwait(false);
             }
 
             if ((key + 1) % 100 == 0)
@@ -61,7 +66,7 @@ internal static class CompressionFloor
             }
         }
 
-        return [.. contenders.Select(c => c.Name).Concat(Tools.Select(t => t.Name)).Zip(totals)];
+        return [.. contenders.Select(c => c.Name).Concat(tools.Select(t => t.Name)).Zip(totals)];
     }
 
     /// <summary>Formats the totals as a Markdown table: bytes, bytes per item and the ratio to the first column.</summary>
