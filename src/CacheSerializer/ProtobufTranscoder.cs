@@ -28,9 +28,10 @@ public sealed class ProtobufTranscoder : ITranscoder
     private readonly TranscoderCompression _compression;
     private readonly CompressionLevel _compressionLevel;
     private readonly int _compressionThreshold;
+    private readonly bool _compressStringsAndBytes;
     private readonly int _maxDecompressionRatio;
 
-    /// <summary>Creates a transcoder with the default options (no compression, no fallback, 1 MiB item limit).</summary>
+    /// <summary>Creates a transcoder with the default options (object payloads of 1 KiB and more compressed with Zstandard, no fallback, 1 MiB item limit).</summary>
     public ProtobufTranscoder()
         : this(new ProtobufTranscoderOptions())
     {
@@ -52,6 +53,7 @@ public sealed class ProtobufTranscoder : ITranscoder
         _compression = options.Compression;
         _compressionLevel = options.CompressionLevel;
         _compressionThreshold = options.CompressionThreshold;
+        _compressStringsAndBytes = options.CompressStringsAndBytes;
         _maxDecompressionRatio = options.MaxDecompressionRatio;
 
         var registry = new TypeRegistry(new Dictionary<Type, int>(options.TypeAliases));
@@ -139,6 +141,7 @@ public sealed class ProtobufTranscoder : ITranscoder
             payload = writer.Write(value);
             if (_compression != TranscoderCompression.None
                 && writer.Compressible
+                && (_compressStringsAndBytes || TranscoderFlags.IsOwn(flags))
                 && payload.Count >= _compressionThreshold
                 && PayloadCompressor.TryCompress(payload, _compression, _compressionLevel, _maxValueSize, _maxDecompressionRatio) is { } compressed)
             {

@@ -23,14 +23,28 @@ public sealed class ProtobufTranscoderOptions
     public int MaxValueSize { get; set; } = DefaultMaxValueSize;
 
     /// <summary>Gets or sets the algorithm large payloads are compressed with.</summary>
-    /// <value><see cref="TranscoderCompression.None"/>: compression is off.</value>
+    /// <value>
+    /// <see cref="TranscoderCompression.Zstandard"/> (at the default <see cref="CompressionLevel"/>, zstd level 1): object
+    /// payloads of <see cref="CompressionThreshold"/> bytes and more are stored compressed when that is smaller; strings and
+    /// byte arrays keep EnyimMemcachedCore's bytes unless <see cref="CompressStringsAndBytes"/> is set.
+    /// </value>
     /// <remarks>
-    /// Recommended: <see cref="TranscoderCompression.Lz4"/>, the setting with the lowest bytes x CPU (compress plus
-    /// decompress) on every benchmark workload; <see cref="TranscoderCompression.Zstandard"/> at
-    /// <see cref="System.IO.Compression.CompressionLevel.Optimal"/> when memory matters more than CPU (the smallest items,
-    /// below Brotli's, at about 0.6-0.9x Brotli's CPU). The figures: docs/benchmarks.md, "Compression".
+    /// The default is chosen by measurement in the default load test (issue 24; docs/benchmarks.md, "Compression by
+    /// default"): it stores 0.73x the bytes of BinaryFormatter + Deflate (uncompressed: 1.91x) at 0.76-0.87x the
+    /// uncompressed transcoder's throughput by CPU per operation (three runs). <see cref="TranscoderCompression.Lz4"/> costs
+    /// the least CPU (0.88-0.94x) at 0.91x BinaryFormatter + Deflate's bytes; <see cref="TranscoderCompression.Zstandard"/> at
+    /// <see cref="System.IO.Compression.CompressionLevel.Optimal"/> stores the fewest (0.65x) at about the same CPU as
+    /// level 1; <see cref="TranscoderCompression.None"/> turns compression off.
     /// </remarks>
-    public TranscoderCompression Compression { get; set; } = TranscoderCompression.None;
+    public TranscoderCompression Compression { get; set; } = TranscoderCompression.Zstandard;
+
+    /// <summary>
+    /// Gets or sets whether strings and byte arrays are compressed too (under flags 0x0192 and 0xFAD2), not only object
+    /// payloads. An EnyimMemcachedCore application sharing the cache cannot read them then: leave it off during a migration.
+    /// </summary>
+    /// <value><see langword="false"/>: strings (0x0112) and byte arrays (0xFA52) are stored as EnyimMemcachedCore stores them.</value>
+    /// <remarks>Items written either way read back whatever this setting: the compression bit in the flags says which.</remarks>
+    public bool CompressStringsAndBytes { get; set; }
 
     /// <summary>Gets or sets the payload size, in bytes, from which compression is tried; it is kept only when smaller.</summary>
     /// <value>1024. Must be 0 or more.</value>

@@ -8,7 +8,7 @@ namespace CacheSerializer;
 /// </remarks>
 public enum TranscoderCompression
 {
-    /// <summary>No compression (the default).</summary>
+    /// <summary>No compression.</summary>
     None = 0,
 
     /// <summary>Brotli (RFC 7932, System.IO.Compression).</summary>
@@ -20,7 +20,7 @@ public enum TranscoderCompression
     /// <summary>ZLib (RFC 1950): Deflate with a 2-byte header and an Adler-32 checksum that catches corruption.</summary>
     ZLib = 3,
 
-    /// <summary>Zstandard (RFC 8878, through ZstdSharp.Port): Brotli's bytes at a fraction of its CPU on the benchmark workloads.</summary>
+    /// <summary>Zstandard (RFC 8878, through ZstdSharp.Port), the default: Brotli's bytes at a fraction of its CPU on the benchmark workloads.</summary>
     Zstandard = 4,
 
     /// <summary>LZ4 block format (through K4os.Compression.LZ4): the cheapest to write and to read, the largest items of the five.</summary>

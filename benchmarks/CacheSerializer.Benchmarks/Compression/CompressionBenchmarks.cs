@@ -42,7 +42,7 @@ public class CompressionBenchmarks
     public void Setup()
     {
         _setting = CompressionSetting.Get(Setting);
-        _payload = new ArraySegment<byte>(new ProtobufTranscoder().Serialize(WorkloadCatalog.Get(Workload).Value).Data.AsSpan().ToArray());
+        _payload = new ArraySegment<byte>(new ProtobufTranscoder(new ProtobufTranscoderOptions { Compression = TranscoderCompression.None }).Serialize(WorkloadCatalog.Get(Workload).Value).Data.AsSpan().ToArray());
         _compressed = Compress().ToArray();
         if (!Decompress().AsSpan().SequenceEqual(_payload))
         {

@@ -31,7 +31,7 @@ public class DictionaryBenchmarks
     public void Setup()
     {
         DictionaryResult result = DictionaryExperiment.Run().Results.Single(r => r.Workload == Workload);
-        _payload = new ProtobufTranscoder().Serialize(CacheSerializer.Workloads.WorkloadCatalog.Get(Workload).Value).Data.AsSpan().ToArray();
+        _payload = new ProtobufTranscoder(new ProtobufTranscoderOptions { Compression = TranscoderCompression.None }).Serialize(CacheSerializer.Workloads.WorkloadCatalog.Get(Workload).Value).Data.AsSpan().ToArray();
         _output = new byte[Compressor.GetCompressBound(_payload.Length)];
         _frame = new byte[_payload.Length];
         _plain = new Compressor(3);

@@ -21,7 +21,8 @@ public sealed class ObjectPathRun<T> : ObjectPathRun
     public ObjectPathRun(T value)
     {
         _value = value;
-        _transcoder = new ProtobufTranscoder(new ProtobufTranscoderOptions { Model = _model });
+        // Compression off: the object path is measured against raw protobuf-net, which compresses nothing.
+        _transcoder = new ProtobufTranscoder(new ProtobufTranscoderOptions { Model = _model, Compression = TranscoderCompression.None });
         _item = _transcoder.Serialize(value);
         _model.Serialize(_buffer, value);
         _body = _buffer.ToArray();

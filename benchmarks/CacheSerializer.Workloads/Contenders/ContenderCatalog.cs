@@ -1,3 +1,4 @@
+using System.IO.Compression;
 using CacheSerializer.Workloads.Models;
 
 namespace CacheSerializer.Workloads.Contenders;
@@ -38,7 +39,7 @@ public static class ContenderCatalog
     /// <summary>The name of raw protobuf-net on the workload classes (the transcoder's model, no header).</summary>
     public const string ProtobufNet = "protobuf-net";
 
-    /// <summary>The name of this package's transcoder with its defaults.</summary>
+    /// <summary>The name of this package's transcoder with its defaults (since issue 24: object payloads of 1 KiB and more compressed with Zstandard level 1).</summary>
     public const string CacheSerializer = "CacheSerializer";
 
     /// <summary>The name of this package's transcoder with Brotli compression (items of 1 KiB and more, when smaller).</summary>
@@ -53,9 +54,21 @@ public static class ContenderCatalog
     /// <summary>The name of this package's transcoder with Zstandard compression at its default level (zstd 1; items of 1 KiB and more, when smaller).</summary>
     public const string CacheSerializerZstandard = "CacheSerializer+Zstd";
 
+    /// <summary>The name of this package's transcoder with compression off (<see cref="TranscoderCompression.None"/>): the reference for what compression costs.</summary>
+    public const string CacheSerializerUncompressed = "CacheSerializer+None";
+
+    /// <summary>The name of this package's transcoder with LZ4's high-compression encoder (level 9, CompressionLevel.Optimal; items of 1 KiB and more, when smaller).</summary>
+    public const string CacheSerializerLz4High = "CacheSerializer+LZ4HC";
+
+    /// <summary>The name of this package's transcoder with Zstandard level 3 (CompressionLevel.Optimal, zstd's own default; items of 1 KiB and more, when smaller).</summary>
+    public const string CacheSerializerZstandard3 = "CacheSerializer+Zstd3";
+
+    /// <summary>The name of this package's transcoder with raw Deflate at CompressionLevel.Fastest (items of 1 KiB and more, when smaller).</summary>
+    public const string CacheSerializerDeflate = "CacheSerializer+Deflate";
+
     /// <summary>
-    /// The name of this package's transcoder with a one-byte type alias registered for each workload's root type (the
-    /// default writes a 5-byte hash of the type's name in every object item).
+    /// The name of this package's transcoder, uncompressed, with a one-byte type alias registered for each workload's root
+    /// type (the default writes a 5-byte hash of the type's name in every object item).
     /// </summary>
     public const string CacheSerializerAliased = "CacheSerializer+Aliases";
 
@@ -67,6 +80,10 @@ public static class ContenderCatalog
         [CacheSerializerCompressed] = static () => new ProtobufTranscoderOptions { Compression = TranscoderCompression.Brotli },
         [CacheSerializerLz4] = static () => new ProtobufTranscoderOptions { Compression = TranscoderCompression.Lz4 },
         [CacheSerializerZstandard] = static () => new ProtobufTranscoderOptions { Compression = TranscoderCompression.Zstandard },
+        [CacheSerializerUncompressed] = static () => new ProtobufTranscoderOptions { Compression = TranscoderCompression.None },
+        [CacheSerializerLz4High] = static () => new ProtobufTranscoderOptions { Compression = TranscoderCompression.Lz4, CompressionLevel = CompressionLevel.Optimal },
+        [CacheSerializerZstandard3] = static () => new ProtobufTranscoderOptions { Compression = TranscoderCompression.Zstandard, CompressionLevel = CompressionLevel.Optimal },
+        [CacheSerializerDeflate] = static () => new ProtobufTranscoderOptions { Compression = TranscoderCompression.Deflate },
         [CacheSerializerAliased] = AliasedOptions,
     };
 
@@ -88,10 +105,17 @@ public static class ContenderCatalog
         Own(CacheSerializerCompressed),
         Own(CacheSerializerLz4),
         Own(CacheSerializerZstandard),
+        Own(CacheSerializerUncompressed),
+        Own(CacheSerializerLz4High),
+        Own(CacheSerializerZstandard3),
+        Own(CacheSerializerDeflate),
         Own(CacheSerializerAliased),
     ];
 
-    /// <summary>Returns the options of <see cref="CacheSerializerAliased"/>: defaults, plus aliases 1-5 for the workload root types.</summary>
+    /// <summary>
+    /// Returns the options of <see cref="CacheSerializerAliased"/>: compression off (so the type header's saving shows
+    /// byte for byte against <see cref="CacheSerializerUncompressed"/>), plus aliases 1-5 for the workload root types.
+    /// </summary>
     /// <returns>New options; the transcoder copies them when it is built.</returns>
     /// <remarks>
     /// Registered once, as an application would at start-up, for the root types it caches; aliases 1-63 take one byte
@@ -99,7 +123,7 @@ public static class ContenderCatalog
     /// </remarks>
     public static ProtobufTranscoderOptions AliasedOptions()
     {
-        var options = new ProtobufTranscoderOptions();
+        var options = new ProtobufTranscoderOptions { Compression = TranscoderCompression.None };
         options.TypeAliases.Add(typeof(RpcMessage), 1);
         options.TypeAliases.Add(typeof(EightUInt64s), 2);
         options.TypeAliases.Add(typeof(RecordSet), 3);

@@ -19,7 +19,7 @@ public sealed class CompressionReport
         Workloads = workloads ?? throw new ArgumentNullException(nameof(workloads));
         Settings = settings ?? throw new ArgumentNullException(nameof(settings));
         _bytes = new int[workloads.Count, settings.Count];
-        Uncompressed = [.. workloads.Select(w => new ProtobufTranscoder().Serialize(w.Value).Data.Count)];
+        Uncompressed = [.. workloads.Select(w => new ProtobufTranscoder(new ProtobufTranscoderOptions { Compression = TranscoderCompression.None }).Serialize(w.Value).Data.Count)];
         for (int s = 0; s < settings.Count; s++)
         {
             ProtobufTranscoder transcoder = settings[s].CreateTranscoder();

@@ -45,7 +45,7 @@ public sealed class DictionaryExperiment
     /// <returns>The experiment's results.</returns>
     public static DictionaryExperiment Run(int level = 3)
     {
-        var transcoder = new ProtobufTranscoder();
+        var transcoder = new ProtobufTranscoder(new ProtobufTranscoderOptions { Compression = TranscoderCompression.None });
         var results = new List<DictionaryResult>();
         foreach (var (workload, samples, create) in Shapes)
         {

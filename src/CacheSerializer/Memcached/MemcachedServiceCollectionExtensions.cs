@@ -92,6 +92,6 @@ public static class MemcachedServiceCollectionExtensions
     /// <summary>The transcoder's settings in words, for the client's start-up log.</summary>
     private static string DescribeTranscoder(ProtobufTranscoderOptions options) =>
         string.Create(CultureInfo.InvariantCulture, $"ProtobufTranscoder (compression {options.Compression}") +
-        (options.Compression == TranscoderCompression.None ? string.Empty : string.Create(CultureInfo.InvariantCulture, $" from {options.CompressionThreshold} bytes at level {options.CompressionLevel}")) +
+        (options.Compression == TranscoderCompression.None ? string.Empty : string.Create(CultureInfo.InvariantCulture, $" from {options.CompressionThreshold} bytes at level {options.CompressionLevel}, {(options.CompressStringsAndBytes ? "objects, strings and byte arrays" : "objects only")}")) +
         string.Create(CultureInfo.InvariantCulture, $", MaxValueSize {options.MaxValueSize} bytes, {options.TypeAliases.Count} type aliases, {options.KnownTypes.Count} known types, {options.Codecs.Count} codecs, BinaryFormatter fallback for {options.BinaryFormatterFallbackTypes.Count} types)");
 }

@@ -117,4 +117,11 @@ internal static class TranscoderFlags
 
     /// <summary>The highest flag an application codec may use.</summary>
     public const uint UserLast = 0xC67F;
+
+    /// <summary>
+    /// Whether <paramref name="flags"/> (without the compression bit) is one of our own, 0xC5xx or 0xC6xx, which
+    /// EnyimMemcachedCore's DefaultTranscoder never reads: compressing it by default breaks no Enyim reader. The shared
+    /// flags (0x01xx, 0xFA52, 0x0000) keep DefaultTranscoder's bytes unless the application opts in.
+    /// </summary>
+    public static bool IsOwn(uint flags) => (flags & 0xFF00) is 0xC500 or 0xC600;
 }

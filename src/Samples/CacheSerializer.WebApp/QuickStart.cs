@@ -7,8 +7,8 @@ public static class QuickStart
     public static WebApplication Build(string[] args)
     {
         var builder = WebApplication.CreateBuilder(args);
-        // The client, IDistributedCache and the protobuf transcoder, from "Memcached" in appsettings.json:
-        //   "Memcached": { "Servers": ["127.0.0.1:11211"], "ProtobufTranscoder": { "Compression": "Lz4" } }
+        // The client, IDistributedCache and the protobuf transcoder (objects compressed with Zstandard by default),
+        // from "Memcached" in appsettings.json: "Memcached": { "Servers": ["127.0.0.1:11211"] }
         builder.Services.AddMemcached(builder.Configuration.GetSection("Memcached"));
         builder.Services.AddSingleton<ProductRepository>();
         var app = builder.Build();

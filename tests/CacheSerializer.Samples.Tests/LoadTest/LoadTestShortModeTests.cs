@@ -21,7 +21,7 @@ public sealed class LoadTestShortModeTests : IDisposable
         LoadTestReport report = await LoadTestRunner.RunAsync(settings, new PlainProgressDisplay(log, TimeSpan.FromSeconds(5)), CancellationToken.None);
 
         Assert.Equal(
-            [ContenderCatalog.CacheSerializer, ContenderCatalog.CacheSerializerLz4, ContenderCatalog.CacheSerializerCompressed, ContenderCatalog.Bson, ContenderCatalog.BinaryFormatter, ContenderCatalog.DeflateBinaryFormatter],
+            [ContenderCatalog.CacheSerializer, ContenderCatalog.CacheSerializerUncompressed, ContenderCatalog.CacheSerializerLz4, ContenderCatalog.Bson, ContenderCatalog.BinaryFormatter, ContenderCatalog.DeflateBinaryFormatter],
             report.Passes.Select(p => p.Contender));
         AssertEveryPassCompletedWarm(report, settings.Keys, log);
 

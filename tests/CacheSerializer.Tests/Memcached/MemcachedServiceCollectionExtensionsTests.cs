@@ -85,7 +85,7 @@ public sealed class MemcachedServiceCollectionExtensionsTests(MemcachedServerFix
             {
               "Memcached": {
                 "Servers": [ "{{fixture.Primary.Endpoint}}" ],
-                "ProtobufTranscoder": { "Compression": "Brotli", "CompressionThreshold": 64 }
+                "ProtobufTranscoder": { "Compression": "Brotli", "CompressionThreshold": 64, "CompressStringsAndBytes": true }
               }
             }
             """);

@@ -1,6 +1,7 @@
 using System.Buffers.Binary;
 using System.IO.Compression;
 using System.Text;
+using CacheSerializer.Tests.Transcoding.Contracts;
 
 namespace CacheSerializer.Tests.Transcoding;
 
@@ -8,8 +9,10 @@ public class CompressionTests
 {
     private static readonly string Compressible = string.Concat(Enumerable.Repeat("the quick brown fox jumps over the lazy dog; ", 200));
 
+    // Most tests here compress strings and byte arrays, the simplest payloads to build: that takes the opt-in (by
+    // default only object payloads, under flags of our own, are compressed).
     private static ProtobufTranscoder With(TranscoderCompression algorithm, int threshold = 1024, int ratio = 64) =>
-        new(new ProtobufTranscoderOptions { Compression = algorithm, CompressionThreshold = threshold, MaxDecompressionRatio = ratio });
+        new(new ProtobufTranscoderOptions { Compression = algorithm, CompressionThreshold = threshold, MaxDecompressionRatio = ratio, CompressStringsAndBytes = true });
 
     /// <summary>A compressed payload as docs/format.md describes it: algorithm byte, declared length, stream.</summary>
     private static byte[] CompressedPayload(byte algorithm, uint declared, byte[] uncompressed)
@@ -28,12 +31,94 @@ public class CompressionTests
     }
 
     [Fact]
-    public void Serialize_CompressionOffByDefault_StoresPlainUtf8()
+    public void Serialize_DefaultOptions_CompressObjectAboveThresholdWithZstandardLevel1()
+    {
+        var value = new Formats { Plain = 7, Text = Compressible };
+        var plain = new ProtobufTranscoder(new ProtobufTranscoderOptions { Compression = TranscoderCompression.None }).Serialize(value);
+        var transcoder = new ProtobufTranscoder();
+
+        var item = transcoder.Serialize(value);
+
+        // The whole uncompressed payload (type header and protobuf-net body), as zstd level 1 compresses it alone.
+        using var zstd = new ZstdSharp.Compressor(1);
+        byte[] frame = zstd.Wrap(plain.Bytes()).ToArray();
+        Assert.Equal(0xC541u, plain.Flags);
+        Assert.Equal(0xC5C1u, item.Flags);
+        Assert.Equal(4, item.Data[0]);
+        Assert.Equal((uint)plain.Data.Count, BinaryPrimitives.ReadUInt32LittleEndian(item.Data.AsSpan(1)));
+        Assert.Equal(Convert.ToHexString(frame), Convert.ToHexString(item.Data.AsSpan(5)));
+        Assert.Equal(value, transcoder.Deserialize<Formats>(item));
+    }
+
+    [Fact]
+    public void Serialize_DefaultOptions_MessageAboveThresholdIsCompressedWithZstandard()
+    {
+        var person = new Messages.Person { Name = Compressible };
+
+        var item = new ProtobufTranscoder().Serialize(person);
+
+        Assert.Equal(0xC5C0u, item.Flags);
+        Assert.Equal(4, item.Data[0]);
+        Assert.Equal(person, new ProtobufTranscoder().Deserialize<Messages.Person>(item));
+    }
+
+    [Fact]
+    public void Serialize_DefaultOptions_ObjectBelowThresholdIsNotCompressed()
+    {
+        var value = new Formats { Plain = 7, Text = "short" };
+        var plain = new ProtobufTranscoder(new ProtobufTranscoderOptions { Compression = TranscoderCompression.None }).Serialize(value);
+
+        var item = new ProtobufTranscoder().Serialize(value);
+
+        Assert.Equal(0xC541u, item.Flags);
+        Assert.Equal(plain.Bytes(), item.Bytes());
+    }
+
+    [Fact]
+    public void Serialize_DefaultOptions_StoresLargeStringAsPlainUtf8()
     {
         var item = new ProtobufTranscoder().Serialize(Compressible);
 
         Assert.Equal(0x0112u, item.Flags);
-        Assert.Equal(Encoding.UTF8.GetByteCount(Compressible), item.Data.Count);
+        Assert.Equal(Encoding.UTF8.GetBytes(Compressible), item.Bytes());
+    }
+
+    [Fact]
+    public void Serialize_DefaultOptions_StoresLargeByteArrayAsIs()
+    {
+        var bytes = Encoding.UTF8.GetBytes(Compressible);
+
+        var item = new ProtobufTranscoder().Serialize(bytes);
+
+        Assert.Equal(0xFA52u, item.Flags);
+        Assert.Equal(bytes, item.Bytes());
+    }
+
+    [Fact]
+    public void Serialize_CompressStringsAndBytes_CompressesStringAndByteArray()
+    {
+        var transcoder = new ProtobufTranscoder(new ProtobufTranscoderOptions { CompressStringsAndBytes = true });
+        var bytes = Encoding.UTF8.GetBytes(Compressible);
+
+        var text = transcoder.Serialize(Compressible);
+        var raw = transcoder.Serialize(bytes);
+
+        Assert.Equal(0x0192u, text.Flags);
+        Assert.Equal(0xFAD2u, raw.Flags);
+        Assert.Equal(4, text.Data[0]);
+        Assert.Equal(Compressible, new ProtobufTranscoder().Deserialize(text));
+        Assert.Equal(bytes, new ProtobufTranscoder().Deserialize<byte[]>(raw));
+    }
+
+    [Fact]
+    public void Serialize_CompressionNone_StoresObjectUncompressed()
+    {
+        var value = new Formats { Plain = 7, Text = Compressible };
+
+        var item = new ProtobufTranscoder(new ProtobufTranscoderOptions { Compression = TranscoderCompression.None }).Serialize(value);
+
+        Assert.Equal(0xC541u, item.Flags);
+        Assert.Equal(value, new ProtobufTranscoder().Deserialize<Formats>(item));
     }
 
     [Theory]

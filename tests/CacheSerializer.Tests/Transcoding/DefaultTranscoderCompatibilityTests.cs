@@ -51,6 +51,18 @@ public class DefaultTranscoderCompatibilityTests
 
     [Theory]
     [MemberData(nameof(Vectors))]
+    public void Serialize_SharedTypeUnderDefaultCompressionFromZeroBytes_WritesDefaultTranscoderFlagsAndBytes(object value, uint flags, string hex)
+    {
+        // Compression is on by default (issue 24), for object payloads only: with the threshold at 0 every shared type
+        // is offered to it, and each keeps DefaultTranscoder's flags and bytes.
+        var item = new ProtobufTranscoder(new ProtobufTranscoderOptions { CompressionThreshold = 0 }).Serialize(value);
+
+        Assert.Equal(flags, item.Flags);
+        Assert.Equal(hex, Convert.ToHexStringLower(item.Bytes()));
+    }
+
+    [Theory]
+    [MemberData(nameof(Vectors))]
     public void Deserialize_DefaultTranscoderItem_ReturnsValue(object value, uint flags, string hex)
     {
         var item = TranscoderTestHelpers.Item(flags, Convert.FromHexString(hex));

@@ -16,6 +16,7 @@ public class OptionsBindingTests
                 ["Transcoder:CompressionThreshold"] = "256",
                 ["Transcoder:CompressionLevel"] = "Optimal",
                 ["Transcoder:MaxDecompressionRatio"] = "32",
+                ["Transcoder:CompressStringsAndBytes"] = "true",
             })
             .Build();
         var options = new ProtobufTranscoderOptions();
@@ -27,6 +28,7 @@ public class OptionsBindingTests
         Assert.Equal(256, options.CompressionThreshold);
         Assert.Equal(CompressionLevel.Optimal, options.CompressionLevel);
         Assert.Equal(32, options.MaxDecompressionRatio);
+        Assert.True(options.CompressStringsAndBytes);
         Assert.Equal(0x0192u, new ProtobufTranscoder(options).Serialize(new string('a', 300)).Flags);
     }
 }

@@ -69,7 +69,8 @@ public class OptionsTests
         var options = new ProtobufTranscoderOptions();
 
         Assert.Equal(1048576, options.MaxValueSize);
-        Assert.Equal(TranscoderCompression.None, options.Compression);
+        Assert.Equal(TranscoderCompression.Zstandard, options.Compression);
+        Assert.False(options.CompressStringsAndBytes);
         Assert.Equal(1024, options.CompressionThreshold);
         Assert.Equal(CompressionLevel.Fastest, options.CompressionLevel);
         Assert.Equal(64, options.MaxDecompressionRatio);

@@ -31,7 +31,7 @@ public class SizeGuardTests
     [Fact]
     public void Serialize_LargeButCompressible_IsMeasuredAfterCompression()
     {
-        var transcoder = new ProtobufTranscoder(new ProtobufTranscoderOptions { Compression = TranscoderCompression.Brotli, MaxValueSize = 10_000 });
+        var transcoder = new ProtobufTranscoder(new ProtobufTranscoderOptions { Compression = TranscoderCompression.Brotli, CompressStringsAndBytes = true, MaxValueSize = 10_000 });
         var random = new Random(7);
         var text = string.Concat(Enumerable.Range(0, 16_000).Select(_ => "0123456789abcdef"[random.Next(16)]));
 

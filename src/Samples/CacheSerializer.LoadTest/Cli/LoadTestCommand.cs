@@ -59,7 +59,7 @@ internal static class LoadTestCommand
 
     private static readonly Option<string?> ContendersOption = new("--contenders")
     {
-        Description = "Comma-separated contender names from the workloads catalog (default: this transcoder without and with compression, BSON, BinaryFormatter, BinaryFormatter+Deflate).",
+        Description = "Comma-separated contender names from the workloads catalog (default: this transcoder with its defaults, uncompressed and with LZ4, BSON, BinaryFormatter, BinaryFormatter+Deflate).",
         HelpName = "names",
     };
 
@@ -140,6 +140,7 @@ internal static class LoadTestCommand
 
         root.Subcommands.Add(FarmCommand.Create());
         root.Subcommands.Add(DeployCommand.Create());
+        root.Subcommands.Add(FloorCommand.Create());
         root.SetAction(RunAsync);
         return root;
     }

@@ -11,11 +11,11 @@ namespace CacheSerializer.LoadTest.Running;
 internal static class LoadTestRunner
 {
     /// <summary>
-    /// Returns the contenders a run uses: the named ones, or by default this package's transcoder without compression,
-    /// with the recommended LZ4 and with Brotli (the setting recommended before), then BSON, BinaryFormatter and
-    /// BinaryFormatter + Deflate; for the seed profile, this transcoder without compression and with LZ4, Zstandard and
-    /// Brotli, then BinaryFormatter + Deflate (the report's original). This package's configurations are built for items
-    /// of up to <paramref name="maxItemBytes"/>.
+    /// Returns the contenders a run uses: the named ones, or by default this package's transcoder with its defaults
+    /// (Zstandard since issue 24), without compression and with LZ4, then BSON, BinaryFormatter and BinaryFormatter +
+    /// Deflate; for the seed profile, this transcoder with its defaults, without compression, with LZ4 and with Brotli,
+    /// then BinaryFormatter + Deflate (the report's original). This package's configurations are built for items of up
+    /// to <paramref name="maxItemBytes"/>.
     /// </summary>
     /// <param name="names">Names from <see cref="ContenderCatalog"/>, or empty for the default.</param>
     /// <param name="profile">The run's profile, which picks the default contenders.</param>
@@ -34,8 +34,8 @@ internal static class LoadTestRunner
         }
 
         string[] defaults = profile == LoadProfile.Seed
-            ? [ContenderCatalog.CacheSerializer, ContenderCatalog.CacheSerializerLz4, ContenderCatalog.CacheSerializerZstandard, ContenderCatalog.CacheSerializerCompressed, ContenderCatalog.DeflateBinaryFormatter]
-            : [ContenderCatalog.CacheSerializer, ContenderCatalog.CacheSerializerLz4, ContenderCatalog.CacheSerializerCompressed, ContenderCatalog.Bson, ContenderCatalog.BinaryFormatter, ContenderCatalog.DeflateBinaryFormatter];
+            ? [ContenderCatalog.CacheSerializer, ContenderCatalog.CacheSerializerUncompressed, ContenderCatalog.CacheSerializerLz4, ContenderCatalog.CacheSerializerCompressed, ContenderCatalog.DeflateBinaryFormatter]
+            : [ContenderCatalog.CacheSerializer, ContenderCatalog.CacheSerializerUncompressed, ContenderCatalog.CacheSerializerLz4, ContenderCatalog.Bson, ContenderCatalog.BinaryFormatter, ContenderCatalog.DeflateBinaryFormatter];
         return [.. defaults.Select(name => ContenderCatalog.Get(name, maxItemBytes))];
     }
 

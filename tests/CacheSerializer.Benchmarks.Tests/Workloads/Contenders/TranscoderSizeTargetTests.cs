@@ -15,7 +15,7 @@ namespace CacheSerializer.Benchmarks.Tests.Workloads.Contenders;
 /// </remarks>
 public class TranscoderSizeTargetTests
 {
-    private const string Plain = ContenderCatalog.CacheSerializer;
+    private const string Plain = ContenderCatalog.CacheSerializerUncompressed;
     private const string Brotli = ContenderCatalog.CacheSerializerCompressed;
     private const string Aliased = ContenderCatalog.CacheSerializerAliased;
 
@@ -52,6 +52,9 @@ public class TranscoderSizeTargetTests
         // Pinned encoders (K4os 1.3.8, ZstdSharp.Port 0.8.8) at the default level, from 1 KiB: below it nothing is compressed.
         Assert.Equal(lz4, Size(workload, ContenderCatalog.CacheSerializerLz4));
         Assert.Equal(zstandard, Size(workload, ContenderCatalog.CacheSerializerZstandard));
+
+        // The package's defaults are Zstandard at Fastest from 1 KiB (issue 24): the same bytes.
+        Assert.Equal(zstandard, Size(workload, ContenderCatalog.CacheSerializer));
     }
 
     [Theory]

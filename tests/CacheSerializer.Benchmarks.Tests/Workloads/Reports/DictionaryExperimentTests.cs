@@ -35,7 +35,7 @@ public class DictionaryExperimentTests
             CacheSerializer.Workloads.Generation.WorkloadFactory.FoldersSeed, CacheSerializer.Workloads.Generation.WorkloadFactory.LargeObjectSeed,
         ];
         Assert.All(seeds, seed => Assert.False(seed - DictionaryExperiment.FirstSampleSeed < 1000, $"seed {seed} is a training seed"));
-        var transcoder = new ProtobufTranscoder();
+        var transcoder = new ProtobufTranscoder(new ProtobufTranscoderOptions { Compression = TranscoderCompression.None });
         byte[] published = transcoder.Serialize(WorkloadCatalog.Get("RpcMessage").Value).Data.AsSpan().ToArray();
         byte[] firstSample = transcoder.Serialize(CacheSerializer.Workloads.Generation.WorkloadFactory.RpcMessage(DictionaryExperiment.FirstSampleSeed)).Data.AsSpan().ToArray();
         Assert.NotEqual(Convert.ToHexString(published), Convert.ToHexString(firstSample));
@@ -45,7 +45,7 @@ public class DictionaryExperimentTests
     public void Compress_WithTheDictionary_ReadsBackOnlyWithIt()
     {
         DictionaryResult result = Experiment.Results.Single(r => r.Workload == "Folders");
-        byte[] payload = new ProtobufTranscoder().Serialize(WorkloadCatalog.Get("Folders").Value).Data.AsSpan().ToArray();
+        byte[] payload = new ProtobufTranscoder(new ProtobufTranscoderOptions { Compression = TranscoderCompression.None }).Serialize(WorkloadCatalog.Get("Folders").Value).Data.AsSpan().ToArray();
         byte[] frame = DictionaryExperiment.Compress(payload, 3, result.Dictionary);
 
         using var withIt = new Decompressor();

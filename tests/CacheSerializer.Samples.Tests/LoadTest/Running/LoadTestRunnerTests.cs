@@ -11,7 +11,7 @@ public sealed class LoadTestRunnerTests
         IReadOnlyList<Contender> contenders = LoadTestRunner.SelectContenders([]);
 
         Assert.Equal(
-            [ContenderCatalog.CacheSerializer, ContenderCatalog.CacheSerializerLz4, ContenderCatalog.CacheSerializerCompressed, ContenderCatalog.Bson, ContenderCatalog.BinaryFormatter, ContenderCatalog.DeflateBinaryFormatter],
+            [ContenderCatalog.CacheSerializer, ContenderCatalog.CacheSerializerUncompressed, ContenderCatalog.CacheSerializerLz4, ContenderCatalog.Bson, ContenderCatalog.BinaryFormatter, ContenderCatalog.DeflateBinaryFormatter],
             contenders.Select(c => c.Name));
     }
 
@@ -21,7 +21,7 @@ public sealed class LoadTestRunnerTests
         IReadOnlyList<Contender> contenders = LoadTestRunner.SelectContenders([], CacheSerializer.LoadTest.Mix.LoadProfile.Seed, 8 * 1024 * 1024);
 
         Assert.Equal(
-            [ContenderCatalog.CacheSerializer, ContenderCatalog.CacheSerializerLz4, ContenderCatalog.CacheSerializerZstandard, ContenderCatalog.CacheSerializerCompressed, ContenderCatalog.DeflateBinaryFormatter],
+            [ContenderCatalog.CacheSerializer, ContenderCatalog.CacheSerializerUncompressed, ContenderCatalog.CacheSerializerLz4, ContenderCatalog.CacheSerializerCompressed, ContenderCatalog.DeflateBinaryFormatter],
             contenders.Select(c => c.Name));
     }
 
