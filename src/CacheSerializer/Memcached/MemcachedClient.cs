@@ -117,6 +117,9 @@ public sealed partial class MemcachedClient : IMemcachedClient, IAsyncDisposable
     /// <summary>Gets the transcoder the client uses.</summary>
     public ITranscoder Transcoder => _transcoder;
 
+    /// <summary>Gets what a read does with an item the transcoder cannot read (HybridCache's serializer follows it too).</summary>
+    internal UnreadableItemPolicy OnUnreadableItem => _settings.OnUnreadableItem;
+
     /// <summary>Returns the server (<c>host:port</c>) a key is stored on.</summary>
     /// <param name="key">The key, without the prefix.</param>
     /// <returns>The server that owns the key.</returns>

@@ -44,7 +44,7 @@ public sealed class MemcachedClientUnreadableItemTests : IDisposable
 
             // The meter is process-wide: only this test class's types and server count here.
             string type = (string)map["cacheserializer.memcached.unreadable.type"]!;
-            if (type.StartsWith(typeof(OrderBefore).Namespace + ".Order", StringComparison.Ordinal) && Equals(map["server.port"], _fixture.Primary.Port))
+            if (type.StartsWith(typeof(OrderBefore).Namespace + ".Order", StringComparison.Ordinal) && Equals(map.GetValueOrDefault("server.port"), _fixture.Primary.Port))
             {
                 Assert.Equal("memcached", map["db.system.name"]);
                 lock (_counted)
@@ -59,7 +59,7 @@ public sealed class MemcachedClientUnreadableItemTests : IDisposable
         _listener.Start();
     }
 
-    public static TheoryData<string> Scenarios => ["other_contract", "unknown_type", "corrupt_body", "failed_decompression"];
+    public static TheoryData<string> Scenarios => [.. DeployBuilds.Scenarios];
 
     public static TheoryData<string, string> PathsAndScenarios
     {
@@ -117,14 +117,11 @@ public sealed class MemcachedClientUnreadableItemTests : IDisposable
         _loggerFactory.Dispose();
     }
 
-    /// <summary>The new build's transcoder: <see cref="OrderAfter"/> under alias 41.</summary>
-    private static ProtobufTranscoder NewBuild() => new(new ProtobufTranscoderOptions { TypeAliases = { [typeof(OrderAfter)] = 41 } });
-
     /// <summary>The new build's client on the fixture's first server.</summary>
     private MemcachedClient Reader(Action<MemcachedClientOptions>? configure = null)
     {
         MemcachedClientOptions options = _fixture.Options();
-        options.Transcoder = NewBuild();
+        options.Transcoder = DeployBuilds.NewBuild();
         configure?.Invoke(options);
         var client = new MemcachedClient(options, _loggerFactory);
         _owned.Add(client);
@@ -143,58 +140,10 @@ public sealed class MemcachedClientUnreadableItemTests : IDisposable
     /// transcoder reports for it.</summary>
     private async Task<TranscoderErrorKind> StoreUnreadableAsync(string scenario, string key)
     {
-        CacheItem item;
-        TranscoderErrorKind kind;
-        switch (scenario)
-        {
-            case "other_contract":
-                // The build being replaced: the same alias, the class before a member was added.
-                var oldBuild = new ProtobufTranscoder(new ProtobufTranscoderOptions { TypeAliases = { [typeof(OrderBefore)] = 41 } });
-                item = oldBuild.Serialize(new OrderBefore { Name = "old" });
-                kind = TranscoderErrorKind.OtherContract;
-                break;
-            case "unknown_type":
-                // A newer build's type, under an alias this build does not have.
-                var newerBuild = new ProtobufTranscoder(new ProtobufTranscoderOptions { TypeAliases = { [typeof(OrderBefore)] = 42 } });
-                item = newerBuild.Serialize(new OrderBefore { Name = "newer" });
-                kind = TranscoderErrorKind.UnknownType;
-                break;
-            case "corrupt_body":
-                // This build's own item, with a field that claims 100 bytes and has 1: protobuf-net rejects the body.
-                CacheItem valid = NewBuild().Serialize(new OrderAfter { Name = "n", Quantity = 1 });
-                item = new CacheItem(valid.Flags, new ArraySegment<byte>([.. valid.Data, 0x0A, 0x64, 0x41]));
-                kind = TranscoderErrorKind.Malformed;
-                break;
-            case "failed_decompression":
-                // A compressed item cut in half: the decompressor fails before the body is read.
-                var compressing = new ProtobufTranscoder(new ProtobufTranscoderOptions
-                {
-                    TypeAliases = { [typeof(OrderAfter)] = 41 },
-                    Compression = TranscoderCompression.Brotli,
-                    CompressionThreshold = 64,
-                });
-                CacheItem compressed = compressing.Serialize(new OrderAfter { Name = string.Concat(Enumerable.Range(0, 200).Select(i => i.ToString("X4"))), Quantity = 2 });
-                Assert.NotEqual(NewBuild().Serialize(new OrderAfter()).Flags, compressed.Flags);
-                item = new CacheItem(compressed.Flags, compressed.Data.AsSpan(0, compressed.Data.Count / 2).ToArray());
-                kind = TranscoderErrorKind.Malformed;
-                break;
-            default:
-                throw new ArgumentOutOfRangeException(nameof(scenario), scenario, null);
-        }
-
-        // The kind the new build's transcoder reports, checked here so a test below never passes for another reason.
-        TranscoderException thrown = Assert.ThrowsAny<TranscoderException>(() => NewBuild().Deserialize<OrderAfter>(item));
-        Assert.Equal(kind, thrown.Kind);
+        (CacheItem item, TranscoderErrorKind kind) = DeployBuilds.Unreadable(scenario);
         Assert.Equal(MemcachedStoreResult.Stored, await RawWriter().StoreAsync(StoreMode.Set, key, item, null, 0, CancellationToken.None));
         return kind;
     }
-
-    private static string ReasonTag(TranscoderErrorKind kind) => kind switch
-    {
-        TranscoderErrorKind.OtherContract => "other_contract",
-        TranscoderErrorKind.UnknownType => "unknown_type",
-        _ => "malformed",
-    };
 
     /// <summary>Reads <paramref name="key"/> through one read path; true when it found a value.</summary>
     private static async Task<bool> ReadAsync(MemcachedClient client, string path, string key) => path switch
@@ -232,8 +181,8 @@ public sealed class MemcachedClientUnreadableItemTests : IDisposable
         Assert.False(second);
         (LogLevel level, string message) = Assert.Single(UnreadableLogs);
         Assert.Equal(kind == TranscoderErrorKind.Malformed ? LogLevel.Error : LogLevel.Warning, level);
-        Assert.StartsWith($"memcached client: an item of {typeof(OrderAfter)} cannot be read ({ReasonTag(kind)}): ", message, StringComparison.Ordinal);
-        Assert.Equal([(ReasonTag(kind), typeof(OrderAfter).ToString()), (ReasonTag(kind), typeof(OrderAfter).ToString())], Counted);
+        Assert.StartsWith($"memcached client: an item of {typeof(OrderAfter)} cannot be read ({DeployBuilds.ReasonTag(kind)}): ", message, StringComparison.Ordinal);
+        Assert.Equal([(DeployBuilds.ReasonTag(kind), typeof(OrderAfter).ToString()), (DeployBuilds.ReasonTag(kind), typeof(OrderAfter).ToString())], Counted);
         Assert.True((await reader.GetRawAsync(key, cas: false, touchTtl: -1, CancellationToken.None)).Hit, "the item is kept (DeleteUnreadableItems is off)");
     }
 
@@ -259,7 +208,7 @@ public sealed class MemcachedClientUnreadableItemTests : IDisposable
 
         // GetOrCreateAsync reads the item twice: once to find it unreadable (and mark it stale, so that one caller in
         // the farm wins it), once more as the winner before it replaces it.
-        Assert.Equal(Enumerable.Repeat((ReasonTag(kind), typeof(OrderAfter).ToString()), path == "GetOrCreateAsync" ? 2 : 1), Counted);
+        Assert.Equal(Enumerable.Repeat((DeployBuilds.ReasonTag(kind), typeof(OrderAfter).ToString()), path == "GetOrCreateAsync" ? 2 : 1), Counted);
     }
 
     [Theory]
@@ -291,8 +240,7 @@ public sealed class MemcachedClientUnreadableItemTests : IDisposable
         string key = MemcachedServerFixture.UniqueKey("text");
         await StoreUnreadableAsync("other_contract", key);
         MemcachedClient reader = Reader();
-        var expected = Assert.Throws<ContractMismatchException>(() => NewBuild().Deserialize<OrderAfter>(new ProtobufTranscoder(
-            new ProtobufTranscoderOptions { TypeAliases = { [typeof(OrderBefore)] = 41 } }).Serialize(new OrderBefore { Name = "old" })));
+        var expected = Assert.Throws<ContractMismatchException>(() => DeployBuilds.NewBuild().Deserialize<OrderAfter>(DeployBuilds.OldBuild().Serialize(new OrderBefore { Name = "old" })));
 
         await reader.GetAsync<OrderAfter>(key);
 

@@ -36,6 +36,9 @@ internal sealed partial class UnreadableItems
 
     internal UnreadableItemPolicy Policy { get; }
 
+    /// <summary>Gets the transcoder that reads items.</summary>
+    internal ITranscoder Transcoder => _transcoder;
+
     /// <summary>Deserializes an item into a <typeparamref name="T"/>; false when it cannot be read and the policy makes
     /// that a miss (logged and counted).</summary>
     /// <param name="item">The item.</param>
@@ -52,18 +55,34 @@ internal sealed partial class UnreadableItems
         }
         catch (Exception ex) when (ex is not (OperationCanceledException or OutOfMemoryException))
         {
-            TranscoderErrorKind reason = ReasonOf(ex);
-            Type type = (ex as ContractMismatchException)?.StoredType ?? typeof(T);
-            MemcachedTelemetry.RecordUnreadable(_locate?.Invoke(key), ReasonTag(reason), type);
-            if (Policy == UnreadableItemPolicy.Throw)
+            if (!IsMiss(ex, typeof(T), key, deleting))
             {
                 throw;
             }
 
-            Report(type, reason, ex, deleting);
             value = default;
             return false;
         }
+    }
+
+    /// <summary>Counts an item that could not be read as a <paramref name="requested"/>, and tells whether the policy
+    /// makes it a miss (then logs it, once per type and reason) or the caller throws <paramref name="ex"/>.</summary>
+    /// <param name="ex">What reading it threw.</param>
+    /// <param name="requested">The type asked for.</param>
+    /// <param name="key">The key it was read under (default when there is none).</param>
+    /// <param name="deleting">Whether the caller deletes the item (for the log line).</param>
+    internal bool IsMiss(Exception ex, Type requested, in MemcachedKey key, bool deleting = false)
+    {
+        TranscoderErrorKind reason = ReasonOf(ex);
+        Type type = (ex as ContractMismatchException)?.StoredType ?? requested;
+        MemcachedTelemetry.RecordUnreadable(_locate?.Invoke(key), ReasonTag(reason), type);
+        if (Policy == UnreadableItemPolicy.Throw)
+        {
+            return false;
+        }
+
+        Report(type, reason, ex, deleting);
+        return true;
     }
 
     /// <summary>The kind an exception thrown at Deserialize stands for: its <see cref="TranscoderException.Kind"/>, or
