@@ -34,6 +34,7 @@ internal sealed partial class UnreadableItems
         _source = source;
     }
 
+    /// <summary>Gets what an unreadable item is: a miss, or the transcoder's exception.</summary>
     internal UnreadableItemPolicy Policy { get; }
 
     /// <summary>Gets the transcoder that reads items.</summary>
