@@ -1,5 +1,6 @@
 using System.Diagnostics;
 using CacheSerializer.Memcached.Internal;
+using CacheSerializer.Memcached.Internal.Protocol;
 using CacheSerializer.Memcached.Internal.Requests;
 using Microsoft.Extensions.Logging;
 
@@ -60,15 +61,35 @@ public sealed partial class MemcachedClient
         MemcachedKey encoded = MemcachedKey.Create(_settings.KeyPrefix, key);
         long start = Stopwatch.GetTimestamp();
         TimeSpan pause = FirstPause;
+        ulong invalidated = 0;
         while (true)
         {
             // Located on every round: with auto-eject the key may have moved to another server meanwhile.
             // Not pooled: the bytes stay with the result, for the copies of the callers that joined.
             GetRequest lease = GetRequest.Lease(encoded, policy.LockSeconds, policy.RecacheSeconds, pooled: false);
             GetReply reply = await ExecuteAsync(Locate(encoded), lease, token).ConfigureAwait(false);
-            if (reply.Hit)
+            T value = default!;
+            if (reply.Hit && !TryReadLeased(encoded, reply, out value))
             {
-                T value = ReadLeased<T>(encoded, reply);
+                // An item this build cannot read (another build's contract, corrupt...) is a miss, and the farm keeps
+                // one factory call for it: the caller that holds its win replaces it with a CAS store, as a stale
+                // entry's winner does.
+                if (reply.Won)
+                {
+                    return await CreateAsync(encoded, factory, policy, reply.Cas, placeholder: false, "won", token).ConfigureAwait(false);
+                }
+
+                // A fresh entry gives no win: mark it stale if it is still this version (md I C<cas>), so that the next
+                // get in the farm wins it (this caller's next poll, unless another caller is faster) and the others
+                // poll. An entry that is stale or whose win went to another caller (Z) has a winner: poll for it.
+                if (!reply.Stale && (reply.Recache & RecacheFlags.WinSent) == 0 && reply.Cas != invalidated)
+                {
+                    invalidated = reply.Cas;
+                    await ExecuteAsync(Locate(encoded), KeyRequest.Invalidate(encoded, ttl: -1, reply.Cas), token).ConfigureAwait(false);
+                }
+            }
+            else if (reply.Hit)
+            {
                 if (!reply.Stale || policy.ServesStale)
                 {
                     // Fresh, in its early-refresh or stale window, or invalidated with a stale window: served now. The
@@ -112,13 +133,16 @@ public sealed partial class MemcachedClient
         }
     }
 
-    /// <summary>Deserializes a value read by a lease; a win it carried is handed back if the value cannot be read, so
-    /// that another caller can try.</summary>
-    private T ReadLeased<T>(MemcachedKey key, in GetReply reply)
+    /// <summary>Deserializes a value read by a lease; false for an unreadable item under <see cref="UnreadableItemPolicy.Miss"/>
+    /// (never deleted here: the caller replaces it). Under <see cref="UnreadableItemPolicy.Throw"/> a win the read
+    /// carried is handed back before the exception reaches the callers, so that another caller can try.</summary>
+    private bool TryReadLeased<T>(MemcachedKey key, in GetReply reply, out T value)
     {
         try
         {
-            return _transcoder.Deserialize<T>(reply.Item)!;
+            bool read = _unreadable.TryRead(reply.Item, key, out T? item);
+            value = item!;
+            return read;
         }
         catch when (reply.Won)
         {

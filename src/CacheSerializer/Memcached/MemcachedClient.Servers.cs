@@ -53,9 +53,9 @@ public sealed partial class MemcachedClient
             {
                 for (int i = 0; i < replies.Length; i++)
                 {
-                    if (replies[i].Hit)
+                    if (replies[i].Hit && TryRead(batch[i], replies[i], out T? value))
                     {
-                        results[batch[i].Original] = _transcoder.Deserialize<T>(replies[i].Item);
+                        results[batch[i].Original] = value;
                     }
                 }
             }

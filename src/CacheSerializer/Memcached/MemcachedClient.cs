@@ -24,6 +24,7 @@ public sealed partial class MemcachedClient : IMemcachedClient, IAsyncDisposable
     private readonly ITranscoder _transcoder;
     private readonly bool _pooledReads;
     private readonly ILogger _logger;
+    private readonly UnreadableItems _unreadable;
     private readonly Lock _ringGate = new();
     private readonly ManualResetEventSlim _disposing = new();
     private readonly CancellationTokenSource _lifetime = new();
@@ -64,6 +65,7 @@ public sealed partial class MemcachedClient : IMemcachedClient, IAsyncDisposable
 
         _fullRing = _ring = new ServerRing(_nodes);
         _returnWin = ReturnWin;
+        _unreadable = new UnreadableItems(_transcoder, _settings.OnUnreadableItem, _logger, "memcached client", key => Locate(key).Endpoint);
 
         // One thread checks every connection's oldest request against the operation timeout (no timer per request). It
         // is a thread of its own, like the connections' loops, so a starved thread pool cannot delay a timeout.
@@ -75,6 +77,7 @@ public sealed partial class MemcachedClient : IMemcachedClient, IAsyncDisposable
             (string tls, string authentication) = _settings.DescribeSecurity();
             LogStarted(_logger, _nodes.Length, servers, _settings.ConnectionsPerServer, _settings.OperationTimeout.TotalMilliseconds,
             _settings.ConnectTimeout.TotalMilliseconds, _settings.ServerDownInterval.TotalMilliseconds, _settings.OnServerFailure,
+            _settings.OnUnreadableItem == UnreadableItemPolicy.Miss && _settings.DeleteUnreadableItems ? "Miss, deleted if unchanged" : _settings.OnUnreadableItem.ToString(),
             _settings.AutoEject ? (_settings.FlushOnReturn ? "on, flush on return" : "on, no flush on return") : "off",
             _settings.KeyPrefix, _settings.MaxValueSize, tls, authentication, _settings.TranscoderDescription);
         }
@@ -114,6 +117,9 @@ public sealed partial class MemcachedClient : IMemcachedClient, IAsyncDisposable
     /// <summary>Gets the transcoder the client uses.</summary>
     public ITranscoder Transcoder => _transcoder;
 
+    /// <summary>Gets what a read does with an item the transcoder cannot read (HybridCache's serializer follows it too).</summary>
+    internal UnreadableItemPolicy OnUnreadableItem => _settings.OnUnreadableItem;
+
     /// <summary>Returns the server (<c>host:port</c>) a key is stored on.</summary>
     /// <param name="key">The key, without the prefix.</param>
     /// <returns>The server that owns the key.</returns>
@@ -123,8 +129,9 @@ public sealed partial class MemcachedClient : IMemcachedClient, IAsyncDisposable
     /// <inheritdoc/>
     public async Task<MemcachedGetResult<T>> GetAsync<T>(string key, CancellationToken cancellationToken = default)
     {
-        GetReply reply = await GetRawAsync(key, cas: false, touchTtl: -1, cancellationToken, pooled: true).ConfigureAwait(false);
-        return Read<T>(reply, withCas: false);
+        MemcachedKey encoded = MemcachedKey.Create(_settings.KeyPrefix, key);
+        GetReply reply = await GetRawAsync(encoded, cas: false, touchTtl: -1, cancellationToken, pooled: true).ConfigureAwait(false);
+        return Read<T>(encoded, reply, withCas: false);
     }
 
     /// <inheritdoc/>
@@ -149,15 +156,18 @@ public sealed partial class MemcachedClient : IMemcachedClient, IAsyncDisposable
     /// <inheritdoc/>
     public async Task<MemcachedGetResult<T>> GetWithCasAsync<T>(string key, CancellationToken cancellationToken = default)
     {
-        GetReply reply = await GetRawAsync(key, cas: true, touchTtl: -1, cancellationToken, pooled: true).ConfigureAwait(false);
-        return Read<T>(reply, withCas: true);
+        MemcachedKey encoded = MemcachedKey.Create(_settings.KeyPrefix, key);
+        GetReply reply = await GetRawAsync(encoded, cas: true, touchTtl: -1, cancellationToken, pooled: true).ConfigureAwait(false);
+        return Read<T>(encoded, reply, withCas: true);
     }
 
     /// <inheritdoc/>
     public async Task<MemcachedGetResult<T>> GetAndTouchAsync<T>(string key, TimeSpan? expiration, CancellationToken cancellationToken = default)
     {
-        GetReply reply = await GetRawAsync(key, cas: false, Expiration.ToTtl(expiration), cancellationToken, pooled: true).ConfigureAwait(false);
-        return Read<T>(reply, withCas: false);
+        long ttl = Expiration.ToTtl(expiration);
+        MemcachedKey encoded = MemcachedKey.Create(_settings.KeyPrefix, key);
+        GetReply reply = await GetRawAsync(encoded, cas: false, ttl, cancellationToken, pooled: true).ConfigureAwait(false);
+        return Read<T>(encoded, reply, withCas: false);
     }
 
     /// <inheritdoc/>
@@ -237,14 +247,15 @@ public sealed partial class MemcachedClient : IMemcachedClient, IAsyncDisposable
 
     /// <summary>Reads an item as it is stored. With <paramref name="pooled"/> its bytes may be rented: the caller must
     /// call <see cref="GetReply.Release"/> once it has read them, and keep no reference to them.</summary>
-    internal Task<GetReply> GetRawAsync(string key, bool cas, long touchTtl, CancellationToken cancellationToken, bool ttl = false, bool pooled = false)
-    {
-        MemcachedKey encoded = MemcachedKey.Create(_settings.KeyPrefix, key);
-        return ExecuteAsync(Locate(encoded), new GetRequest(encoded, cas, touchTtl, ttl, pooled && _pooledReads, _returnWin), cancellationToken);
-    }
+    internal Task<GetReply> GetRawAsync(string key, bool cas, long touchTtl, CancellationToken cancellationToken, bool ttl = false, bool pooled = false) =>
+        GetRawAsync(MemcachedKey.Create(_settings.KeyPrefix, key), cas, touchTtl, cancellationToken, ttl, pooled);
 
-    /// <summary>Deserializes a hit (then gives its rented bytes back), or returns a miss.</summary>
-    private MemcachedGetResult<T> Read<T>(in GetReply reply, bool withCas)
+    private Task<GetReply> GetRawAsync(MemcachedKey encoded, bool cas, long touchTtl, CancellationToken cancellationToken, bool ttl = false, bool pooled = false) =>
+        ExecuteAsync(Locate(encoded), new GetRequest(encoded, cas, touchTtl, ttl, pooled && _pooledReads, _returnWin), cancellationToken);
+
+    /// <summary>Deserializes a hit (then gives its rented bytes back), or returns a miss; an item the transcoder cannot
+    /// read is a miss or throws, as <see cref="MemcachedClientOptions.OnUnreadableItem"/> says.</summary>
+    private MemcachedGetResult<T> Read<T>(in MemcachedKey key, in GetReply reply, bool withCas)
     {
         if (!reply.Hit)
         {
@@ -253,13 +264,65 @@ public sealed partial class MemcachedClient : IMemcachedClient, IAsyncDisposable
 
         try
         {
-            return new MemcachedGetResult<T>(_transcoder.Deserialize<T>(reply.Item), withCas ? reply.Cas : 0);
+            return TryRead(key, reply, out T? value) ? new MemcachedGetResult<T>(value, withCas ? reply.Cas : 0) : default;
         }
         finally
         {
             reply.Release();
         }
     }
+
+    /// <summary>Deserializes a hit; false for an unreadable item under <see cref="UnreadableItemPolicy.Miss"/>, which is
+    /// then deleted if unchanged when <see cref="MemcachedClientOptions.DeleteUnreadableItems"/> is on.</summary>
+    private bool TryRead<T>(in MemcachedKey key, in GetReply reply, out T? value)
+    {
+        bool delete = _settings.DeleteUnreadableItems && reply.Cas != 0;
+        if (_unreadable.TryRead(reply.Item, key, out value, delete))
+        {
+            return true;
+        }
+
+        if (delete)
+        {
+            DeleteUnreadable(key, reply.Cas);
+        }
+
+        return false;
+    }
+
+    /// <summary>Deletes an unreadable item in the background, only if its CAS token is still the one read
+    /// (<c>md &lt;key&gt; C&lt;cas&gt;</c>: memcached 1.6.18 answers <c>EX</c> and keeps the item when it changed), so a
+    /// value another client stored since is never removed.</summary>
+    private void DeleteUnreadable(MemcachedKey key, ulong cas) =>
+        ThreadPool.UnsafeQueueUserWorkItem(static s => _ = s.Client.DeleteUnreadableAsync(s.Key, s.Cas), (Client: this, Key: key, Cas: cas), preferLocal: false);
+
+    private async Task DeleteUnreadableAsync(MemcachedKey key, ulong cas)
+    {
+        bool deleted = false;
+        try
+        {
+            if (BeforeUnreadableDelete is { } hook)
+            {
+                await hook(key.Original).ConfigureAwait(false);
+            }
+
+            deleted = await ExecuteAsync(Locate(key), KeyRequest.Delete(key, cas), CancellationToken.None).ConfigureAwait(false);
+        }
+        catch (Exception ex) when (ex is MemcachedException or ObjectDisposedException)
+        {
+            // Best effort: the item then stays until it expires or the key is stored again.
+        }
+        finally
+        {
+            UnreadableDeleted?.Invoke(key.Original, deleted);
+        }
+    }
+
+    /// <summary>Gets or sets what runs before an unreadable item is deleted (for tests: a writer racing the delete).</summary>
+    internal Func<string, Task>? BeforeUnreadableDelete { get; set; }
+
+    /// <summary>Gets or sets what is told each unreadable item's delete and whether it removed the item (for tests).</summary>
+    internal Action<string, bool>? UnreadableDeleted { get; set; }
 
     internal Task<MemcachedStoreResult> StoreAsync(StoreMode mode, string key, CacheItem item, TimeSpan? expiration, ulong cas, CancellationToken cancellationToken)
     {
@@ -396,9 +459,9 @@ public sealed partial class MemcachedClient : IMemcachedClient, IAsyncDisposable
         _disposing.Dispose();
     }
 
-    [LoggerMessage(EventId = 10, Level = LogLevel.Information, Message = "memcached client: {ServerCount} servers ({Servers}), {ConnectionsPerServer} connections per server, operation timeout {OperationTimeoutMs} ms, connect timeout {ConnectTimeoutMs} ms, down servers retried every {DownIntervalMs} ms, on server failure {OnServerFailure}, auto-eject {AutoEject}, key prefix '{KeyPrefix}', values up to {MaxValueSize} bytes, TLS {Tls}, authentication {Authentication}; transcoder {Transcoder}")]
+    [LoggerMessage(EventId = 10, Level = LogLevel.Information, Message = "memcached client: {ServerCount} servers ({Servers}), {ConnectionsPerServer} connections per server, operation timeout {OperationTimeoutMs} ms, connect timeout {ConnectTimeoutMs} ms, down servers retried every {DownIntervalMs} ms, on server failure {OnServerFailure}, on unreadable item {OnUnreadableItem}, auto-eject {AutoEject}, key prefix '{KeyPrefix}', values up to {MaxValueSize} bytes, TLS {Tls}, authentication {Authentication}; transcoder {Transcoder}")]
     private static partial void LogStarted(ILogger logger, int serverCount, string servers, int connectionsPerServer, double operationTimeoutMs, double connectTimeoutMs,
-        double downIntervalMs, ServerFailurePolicy onServerFailure, string autoEject, string keyPrefix, int maxValueSize, string tls, string authentication, string transcoder);
+        double downIntervalMs, ServerFailurePolicy onServerFailure, string onUnreadableItem, string autoEject, string keyPrefix, int maxValueSize, string tls, string authentication, string transcoder);
 
     [LoggerMessage(EventId = 12, Level = LogLevel.Warning, Message = "memcached client: server certificates are NOT validated (MemcachedClientOptions.Tls.DangerousAcceptAnyServerCertificate): the connections are encrypted, but anyone on the network path can impersonate the servers and read or change every cached entry; use it only in tests")]
     private static partial void LogCertificatesNotValidated(ILogger logger);

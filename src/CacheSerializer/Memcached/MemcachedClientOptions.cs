@@ -50,6 +50,21 @@ public sealed class MemcachedClientOptions
     /// <see cref="MaxValueSize"/>, a type the transcoder cannot store), error replies and protocol errors always throw.</value>
     public ServerFailurePolicy OnServerFailure { get; set; } = ServerFailurePolicy.Miss;
 
+    /// <summary>Gets or sets what a read does with an item the transcoder cannot read: an item written under another
+    /// contract by another build, naming a type this build does not know, holding another type than the one asked
+    /// for, under flags nothing here reads, or corrupt (truncated, a failed decompression, a body protobuf-net rejects).</summary>
+    /// <value><see cref="UnreadableItemPolicy.Miss"/>: the read is a miss, logged once per type and reason and counted
+    /// (docs/client.md, "Unreadable items"). Errors at Serialize (a value that cannot be stored) always throw.</value>
+    public UnreadableItemPolicy OnUnreadableItem { get; set; } = UnreadableItemPolicy.Miss;
+
+    /// <summary>Gets or sets a value indicating whether an item read as a miss because it is unreadable is deleted, only
+    /// if it is still the version that was read (<c>md &lt;key&gt; C&lt;cas&gt;</c>): a value another client stored since
+    /// is never removed. Only used with <see cref="UnreadableItemPolicy.Miss"/>.</summary>
+    /// <value><see langword="false"/>: the item stays until it expires or the key is stored again (a cache-aside read
+    /// stores it right after its miss). Turn it on when readers far outnumber writers of the same keys, so the items of
+    /// another build do not cost a miss on every read until they expire.</value>
+    public bool DeleteUnreadableItems { get; set; }
+
     /// <summary>Gets or sets a value indicating whether a server marked down is taken off the ketama ring until it is back:
     /// its keys then go to the live servers (libmemcached's auto-eject) instead of missing.</summary>
     /// <value><see langword="false"/>: a down server's keys miss (or throw) until it is back, and never move. With
@@ -111,6 +126,7 @@ public sealed class MemcachedClientOptions
             .Append(CultureInfo.InvariantCulture, $", ConnectionsPerServer = {ConnectionsPerServer}, MaxInFlightPerConnection = {MaxInFlightPerConnection}")
             .Append(CultureInfo.InvariantCulture, $", ConnectTimeout = {ConnectTimeout}, OperationTimeout = {OperationTimeout}, ServerDownInterval = {ServerDownInterval}")
             .Append(CultureInfo.InvariantCulture, $", KeyPrefix = '{KeyPrefix}', MaxValueSize = {MaxValueSize}, OnServerFailure = {OnServerFailure}")
+            .Append(CultureInfo.InvariantCulture, $", OnUnreadableItem = {OnUnreadableItem}, DeleteUnreadableItems = {DeleteUnreadableItems}")
             .Append(CultureInfo.InvariantCulture, $", AutoEject = {AutoEject}, FlushOnReturn = {FlushOnReturn}")
             .Append(", GetOrCreate = ").Append(GetOrCreate)
             .Append(", Tls = ").Append(Tls)

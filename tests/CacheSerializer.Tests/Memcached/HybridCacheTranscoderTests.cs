@@ -1,9 +1,17 @@
 using System.Buffers;
+using System.Buffers.Binary;
+using System.ComponentModel;
+using System.Diagnostics.CodeAnalysis;
+using System.Diagnostics.Metrics;
+using CacheSerializer.Memcached;
 using CacheSerializer.Memcached.Internal;
+using CacheSerializer.Tests.Memcached.Fixtures;
 using CacheSerializer.Tests.Transcoding.Contracts;
 using CacheSerializer.Workloads.Servers;
+using Microsoft.Extensions.Caching.Distributed;
 using Microsoft.Extensions.Caching.Hybrid;
 using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Logging;
 
 namespace CacheSerializer.Tests.Memcached;
 
@@ -14,13 +22,14 @@ public sealed class HybridCacheTranscoderTests : IDisposable
 
     public void Dispose() => _server.Dispose();
 
-    private ServiceProvider Provider(bool transcoder = true, string? server = null)
+    private ServiceProvider Provider(bool transcoder = true, string? server = null, Action<IServiceCollection>? configure = null, UnreadableItemPolicy policy = UnreadableItemPolicy.Miss)
     {
         var services = new ServiceCollection();
         services.AddMemcached(o =>
         {
             o.Servers.Add(server ?? _server.Endpoint);
             o.ConnectTimeout = TimeSpan.FromSeconds(1);
+            o.OnUnreadableItem = policy;
         });
         services.AddHybridCache();
         if (transcoder)
@@ -28,8 +37,151 @@ public sealed class HybridCacheTranscoderTests : IDisposable
             services.AddHybridCacheTranscoder();
         }
 
+        configure?.Invoke(services);
         return services.BuildServiceProvider();
     }
+
+    /// <summary>A reader of the new build (<see cref="DeployBuilds.NewBuild"/>), logging into <paramref name="logs"/>.</summary>
+    private ServiceProvider NewBuildReader(ListLoggerProvider logs, UnreadableItemPolicy policy = UnreadableItemPolicy.Miss) =>
+        Provider(transcoder: false, policy: policy, configure: services =>
+        {
+            services.AddLogging(builder => builder.AddProvider(logs));
+            services.AddHybridCacheTranscoder(DeployBuilds.NewBuild());
+        });
+
+    /// <summary>Stores <paramref name="item"/> as the L2 entry of <paramref name="key"/>, as a build that wrote it would.</summary>
+    private async Task WriteEntryAsync(string key, CacheItem item)
+    {
+        await using ServiceProvider writer = Provider(transcoder: false, configure: services =>
+            services.AddSingleton<IHybridCacheSerializerFactory>(new FixedEntrySerializerFactory(item)));
+        await writer.GetRequiredService<HybridCache>().SetAsync(key, new OrderAfter());
+    }
+
+    [Fact]
+    public async Task HybridCache_SerializerThrowsOnRead_TheCallerGetsTheExceptionAndAMutableTypesLocalEntryKeepsThrowing()
+    {
+        // What HybridCache 10.x does when a serializer throws, without the wrapper of AddHybridCacheTranscoder: the caller
+        // gets the exception, whatever the type. An immutable type's entry (sealed, [ImmutableObject(true)]) is not kept
+        // locally, so it reads fresh once the distributed entry is gone; a mutable one's entry is already in the local
+        // cache, so every call throws, also after the distributed entry is removed, until it expires locally.
+        await using (ServiceProvider writer = Provider())
+        {
+            HybridCache cache = writer.GetRequiredService<HybridCache>();
+            await cache.SetAsync("hc:mutable", new OrderAfter { Name = "old" });
+            await cache.SetAsync("hc:immutable", new FrozenOrder { Name = "old" });
+        }
+
+        await using ServiceProvider reader = Provider(transcoder: false, configure: services =>
+            services.AddSingleton<IHybridCacheSerializerFactory>(new ThrowingSerializerFactory()));
+        HybridCache hybrid = reader.GetRequiredService<HybridCache>();
+        IDistributedCache l2 = reader.GetRequiredService<IDistributedCache>();
+
+        var immutableFirst = await Assert.ThrowsAsync<InvalidDataException>(() => hybrid.GetOrCreateAsync("hc:immutable", _ => ValueTask.FromResult(new FrozenOrder { Name = "fresh" })).AsTask());
+        var mutableFirst = await Assert.ThrowsAsync<InvalidDataException>(() => hybrid.GetOrCreateAsync("hc:mutable", _ => ValueTask.FromResult(new OrderAfter { Name = "fresh" })).AsTask());
+        await l2.RemoveAsync("hc:immutable");
+        await l2.RemoveAsync("hc:mutable");
+        FrozenOrder immutable = await hybrid.GetOrCreateAsync("hc:immutable", _ => ValueTask.FromResult(new FrozenOrder { Name = "fresh" }));
+        var mutableAgain = await Assert.ThrowsAsync<InvalidDataException>(() => hybrid.GetOrCreateAsync("hc:mutable", _ => ValueTask.FromResult(new OrderAfter { Name = "fresh" })).AsTask());
+
+        Assert.Equal(("unreadable", "unreadable", "unreadable"), (immutableFirst.Message, mutableFirst.Message, mutableAgain.Message));
+        Assert.Equal("fresh", immutable.Name);
+    }
+
+    [Theory]
+    [MemberData(nameof(UnreadableScenarios))]
+    public async Task GetOrCreate_UnreadableEntry_FactoryValueInBothLevelsLoggedOnceCounted(string scenario)
+    {
+        string key = "hc:" + scenario;
+        (CacheItem item, TranscoderErrorKind kind) = DeployBuilds.Unreadable(scenario);
+        await WriteEntryAsync(key, item);
+        var logs = new ListLoggerProvider();
+        var counted = new List<string>();
+        using var listener = new MeterListener();
+        listener.InstrumentPublished = (instrument, l) =>
+        {
+            if (instrument.Meter.Name == MemcachedClient.MeterName && instrument.Name == "cacheserializer.memcached.unreadable_items")
+            {
+                l.EnableMeasurementEvents(instrument);
+            }
+        };
+        listener.SetMeasurementEventCallback<long>((_, _, tags, _) =>
+        {
+            Dictionary<string, object?> map = tags.ToArray().ToDictionary(static t => t.Key, static t => t.Value);
+            if (!map.ContainsKey("server.port") && Equals(map["cacheserializer.memcached.unreadable.type"], typeof(OrderAfter).ToString()))
+            {
+                lock (counted)
+                {
+                    counted.Add((string)map["cacheserializer.memcached.unreadable.reason"]!);
+                }
+            }
+        });
+        listener.Start();
+        int calls = 0;
+        ValueTask<OrderAfter> Factory(CancellationToken _) => ValueTask.FromResult(new OrderAfter { Name = "fresh", Quantity = Interlocked.Increment(ref calls) });
+
+        OrderAfter[] read;
+        await using (ServiceProvider reader = NewBuildReader(logs))
+        {
+            HybridCache hybrid = reader.GetRequiredService<HybridCache>();
+            read = [await hybrid.GetOrCreateAsync(key, Factory), await hybrid.GetOrCreateAsync(key, Factory), await hybrid.GetOrCreateAsync(key, Factory)];
+        }
+
+        OrderAfter fromL2;
+        await using (ServiceProvider another = NewBuildReader(logs)) // an empty L1: the value can only come from memcached
+        {
+            fromL2 = await another.GetRequiredService<HybridCache>().GetOrCreateAsync<OrderAfter>(key, _ => throw new InvalidOperationException("L2 missed"));
+        }
+
+        Assert.Equal(1, calls);
+        Assert.All(read, v => Assert.Equal(("fresh", 1), (v.Name, v.Quantity)));
+        Assert.Equal(("fresh", 1), (fromL2.Name, fromL2.Quantity));
+        (LogLevel level, string message) = Assert.Single(logs.Entries, e => e.Message.StartsWith("HybridCache serializer: ", StringComparison.Ordinal));
+        Assert.Equal(kind == TranscoderErrorKind.Malformed ? LogLevel.Error : LogLevel.Warning, level);
+        Assert.StartsWith($"HybridCache serializer: an item of {typeof(OrderAfter)} cannot be read ({DeployBuilds.ReasonTag(kind)}): ", message, StringComparison.Ordinal);
+        Assert.Equal([DeployBuilds.ReasonTag(kind)], counted);
+    }
+
+    [Fact]
+    public async Task GetOrCreate_UnreadableEntryUnderThrow_TheApplicationGetsTheTranscodersException()
+    {
+        await WriteEntryAsync("hc:throw", DeployBuilds.Unreadable("other_contract").Item);
+        await using ServiceProvider reader = NewBuildReader(new ListLoggerProvider(), UnreadableItemPolicy.Throw);
+
+        var ex = await Assert.ThrowsAsync<ContractMismatchException>(() =>
+            reader.GetRequiredService<HybridCache>().GetOrCreateAsync("hc:throw", _ => ValueTask.FromResult(new OrderAfter())).AsTask());
+
+        Assert.Equal(TranscoderErrorKind.OtherContract, ex.Kind);
+    }
+
+    [Fact]
+    public void AddHybridCacheTranscoder_BeforeAddHybridCache_ThrowsNamingTheOrder()
+    {
+        var services = new ServiceCollection();
+
+        var ex = Assert.Throws<InvalidOperationException>(() => services.AddHybridCacheTranscoder(new ProtobufTranscoder()));
+
+        Assert.StartsWith("AddHybridCacheTranscoder found no HybridCache to wrap: call services.AddHybridCache() before AddHybridCacheTranscoder()", ex.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task AddHybridCacheTranscoder_CalledTwiceAndKeyed_WrapsEachHybridCacheOnce()
+    {
+        var services = new ServiceCollection();
+        services.AddMemcached(o => o.Servers.Add(_server.Endpoint));
+        services.AddHybridCache();
+        services.AddKeyedHybridCache("orders");
+        services.AddHybridCacheTranscoder();
+        services.AddHybridCacheTranscoder();
+        await using ServiceProvider provider = services.BuildServiceProvider();
+
+        var plain = Assert.IsType<MissOnUnreadableHybridCache>(provider.GetRequiredService<HybridCache>());
+        var keyed = Assert.IsType<MissOnUnreadableHybridCache>(provider.GetRequiredKeyedService<HybridCache>("orders"));
+
+        Assert.IsNotType<MissOnUnreadableHybridCache>(plain.Inner);
+        Assert.IsNotType<MissOnUnreadableHybridCache>(keyed.Inner);
+    }
+
+    public static TheoryData<string> UnreadableScenarios => [.. DeployBuilds.Scenarios];
 
     [Fact]
     public async Task GetOrCreate_SubtypeStoredAsItsBase_ComesBackTheSubtypeFromL2InAFreshProvider()
@@ -107,5 +259,53 @@ public sealed class HybridCacheTranscoderTests : IDisposable
     {
         Assert.Throws<ArgumentNullException>(() => ((IServiceCollection)null!).AddHybridCacheTranscoder());
         Assert.Throws<ArgumentNullException>(() => new ServiceCollection().AddHybridCacheTranscoder(null!));
+    }
+
+    /// <summary>An order HybridCache treats as immutable (sealed, <see cref="ImmutableObjectAttribute"/>): no defensive copies.</summary>
+    [ImmutableObject(true)]
+    [ProtoBuf.ProtoContract]
+    public sealed class FrozenOrder
+    {
+        [ProtoBuf.ProtoMember(1)]
+        public string? Name { get; init; }
+    }
+
+    /// <summary>Serializers that throw on every read, as a serializer of an unreadable entry does (and write one byte).</summary>
+    private sealed class ThrowingSerializerFactory : IHybridCacheSerializerFactory
+    {
+        public bool TryCreateSerializer<T>([NotNullWhen(true)] out IHybridCacheSerializer<T>? serializer)
+        {
+            serializer = new Serializer<T>();
+            return true;
+        }
+
+        private sealed class Serializer<T> : IHybridCacheSerializer<T>
+        {
+            public T Deserialize(ReadOnlySequence<byte> source) => throw new InvalidDataException("unreadable");
+
+            public void Serialize(T value, IBufferWriter<byte> target) => target.Write<byte>([0]);
+        }
+    }
+
+    /// <summary>Serializers that write one given item, whatever the value, in the format of the package's serializer.</summary>
+    private sealed class FixedEntrySerializerFactory(CacheItem item) : IHybridCacheSerializerFactory
+    {
+        public bool TryCreateSerializer<T>([NotNullWhen(true)] out IHybridCacheSerializer<T>? serializer)
+        {
+            serializer = new Serializer<T>(item);
+            return true;
+        }
+
+        private sealed class Serializer<T>(CacheItem item) : IHybridCacheSerializer<T>
+        {
+            public T Deserialize(ReadOnlySequence<byte> source) => throw new NotSupportedException();
+
+            public void Serialize(T value, IBufferWriter<byte> target)
+            {
+                BinaryPrimitives.WriteUInt32LittleEndian(target.GetSpan(4), item.Flags);
+                target.Advance(4);
+                target.Write(item.Data.AsSpan());
+            }
+        }
     }
 }

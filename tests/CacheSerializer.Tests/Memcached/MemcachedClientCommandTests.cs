@@ -365,12 +365,17 @@ public sealed class MemcachedClientCommandTests : IDisposable
     }
 
     [Fact]
-    public async Task GetAsync_WrongType_ThrowsCacheSerializerException()
+    public async Task GetAsync_WrongType_MissByDefaultTranscoderExceptionUnderThrow()
     {
         string key = Key("wrong-type");
         await _client.SetAsync(key, "text");
+        await using MemcachedClient strict = _fixture.CreateClient(configure: o => o.OnUnreadableItem = UnreadableItemPolicy.Throw);
 
-        await Assert.ThrowsAsync<TranscoderException>(() => _client.GetAsync<byte[]>(key));
+        MemcachedGetResult<byte[]> read = await _client.GetAsync<byte[]>(key);
+        var ex = await Assert.ThrowsAsync<TranscoderException>(() => strict.GetAsync<byte[]>(key));
+
+        Assert.False(read.Found);
+        Assert.Equal(TranscoderErrorKind.WrongType, ex.Kind);
     }
 
     [Fact]

@@ -42,6 +42,25 @@ public sealed class MemcachedServiceCollectionExtensionsTests(MemcachedServerFix
     }
 
     [Fact]
+    public void AddMemcached_UnreadableItemSettings_BindFromConfiguration()
+    {
+        IConfiguration configuration = Json($$"""
+            {
+              "Memcached": {
+                "Servers": [ "{{fixture.Primary.Endpoint}}" ],
+                "OnUnreadableItem": "Throw",
+                "DeleteUnreadableItems": true
+              }
+            }
+            """);
+        using ServiceProvider provider = new ServiceCollection().AddMemcached(configuration.GetSection("Memcached")).BuildServiceProvider();
+
+        MemcachedClientOptions options = provider.GetRequiredService<IOptions<MemcachedClientOptions>>().Value;
+
+        Assert.Equal((UnreadableItemPolicy.Throw, true), (options.OnUnreadableItem, options.DeleteUnreadableItems));
+    }
+
+    [Fact]
     public async Task AddMemcached_GetOrCreateSubsection_BindsTheDefaultsEveryCallTakes()
     {
         IConfiguration configuration = Json($$"""

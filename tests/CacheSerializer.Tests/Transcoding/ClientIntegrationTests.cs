@@ -42,12 +42,17 @@ public sealed class ClientIntegrationTests(MemcachedServerFixture fixture) : IAs
 
     public Task InitializeAsync()
     {
-        _client = fixture.CreateClient();
-        _compressing = fixture.CreateClient(configure: o => o.Transcoder = new ProtobufTranscoder(new ProtobufTranscoderOptions
+        // Throw, not the default Miss: a value these round trips cannot read must fail with the transcoder's own message.
+        _client = fixture.CreateClient(configure: o => o.OnUnreadableItem = UnreadableItemPolicy.Throw);
+        _compressing = fixture.CreateClient(configure: o =>
         {
-            Compression = TranscoderCompression.Brotli,
-            CompressionThreshold = 16,
-        }));
+            o.OnUnreadableItem = UnreadableItemPolicy.Throw;
+            o.Transcoder = new ProtobufTranscoder(new ProtobufTranscoderOptions
+            {
+                Compression = TranscoderCompression.Brotli,
+                CompressionThreshold = 16,
+            });
+        });
         return Task.CompletedTask;
     }
 

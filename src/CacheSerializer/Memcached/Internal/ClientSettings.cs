@@ -18,6 +18,8 @@ internal sealed class ClientSettings
         KeyPrefix = options.KeyPrefix;
         MaxValueSize = options.MaxValueSize;
         OnServerFailure = options.OnServerFailure;
+        OnUnreadableItem = options.OnUnreadableItem;
+        DeleteUnreadableItems = options.DeleteUnreadableItems;
         AutoEject = options.AutoEject;
         FlushOnReturn = options.FlushOnReturn;
         GetOrCreate = EntryPolicy.FromDefaults(options.GetOrCreate);
@@ -44,6 +46,10 @@ internal sealed class ClientSettings
     internal int MaxValueSize { get; }
 
     internal ServerFailurePolicy OnServerFailure { get; }
+
+    internal UnreadableItemPolicy OnUnreadableItem { get; }
+
+    internal bool DeleteUnreadableItems { get; }
 
     internal bool AutoEject { get; }
 
@@ -156,6 +162,11 @@ internal sealed class ClientSettings
         if (!Enum.IsDefined(options.OnServerFailure))
         {
             Problem(nameof(MemcachedClientOptions.OnServerFailure), $"is {(int)options.OnServerFailure}; use Miss or Throw");
+        }
+
+        if (!Enum.IsDefined(options.OnUnreadableItem))
+        {
+            Problem(nameof(MemcachedClientOptions.OnUnreadableItem), $"is {(int)options.OnUnreadableItem}; use Miss or Throw");
         }
 
         tls = TlsSettings.Load(options.Tls, Problem);

@@ -37,6 +37,9 @@ internal static class MemcachedTelemetry
     private static readonly Counter<long> FactoryCalls = Meter.CreateCounter<long>(
         "cacheserializer.memcached.factory_calls", "{call}", "Factory calls of GetOrCreateAsync, by server of the key and reason (won, refresh, lock_timeout, unprotected).");
 
+    private static readonly Counter<long> UnreadableItems = Meter.CreateCounter<long>(
+        "cacheserializer.memcached.unreadable_items", "{item}", "Items a read could not deserialize (another contract, unknown type, wrong type, unknown flags, corrupt), by reason and type.");
+
     /// <summary>Starts the span of one operation, or returns null when nobody listens.</summary>
     internal static Activity? StartActivity(string operation, ServerEndpoint server)
     {
@@ -149,6 +152,29 @@ internal static class MemcachedTelemetry
                 { "server.port", server.Port },
                 { "cacheserializer.memcached.factory.reason", reason },
             });
+        }
+    }
+
+    /// <summary>Counts one item a read could not deserialize, by <paramref name="reason"/> (the snake-case
+    /// <see cref="TranscoderErrorKind"/>: other_contract, unknown_type, wrong_type, unknown_flags, malformed, other) and
+    /// the type involved; <paramref name="server"/> is null for HybridCache's serializer, which reads no server.</summary>
+    internal static void RecordUnreadable(ServerEndpoint? server, string reason, Type type)
+    {
+        if (UnreadableItems.Enabled)
+        {
+            var tags = new TagList
+            {
+                { "db.system.name", "memcached" },
+                { "cacheserializer.memcached.unreadable.reason", reason },
+                { "cacheserializer.memcached.unreadable.type", type.ToString() },
+            };
+            if (server is not null)
+            {
+                tags.Add("server.address", server.Host);
+                tags.Add("server.port", server.Port);
+            }
+
+            UnreadableItems.Add(1, tags);
         }
     }
 
