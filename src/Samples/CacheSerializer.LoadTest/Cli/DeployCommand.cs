@@ -99,49 +99,18 @@ internal static class DeployCommand
         };
     }
 
-    private static async Task<int> RunAsync(ParseResult result, CancellationToken cancellationToken)
-    {
-        DeploySettings settings;
-        try
-        {
-            settings = ToSettings(result);
-            settings.Validate();
-        }
-        catch (ArgumentException ex)
-        {
-            await Console.Error.WriteLineAsync($"error: {ex.Message}").ConfigureAwait(false);
-            return LoadTestCommand.InvalidOption;
-        }
-
-        DeployReport report;
-        try
-        {
-            report = await DeployRunner.RunAsync(settings, Console.Out, cancellationToken).ConfigureAwait(false);
-        }
-        catch (InvalidOperationException ex) when (ex.Message.Contains("memcached", StringComparison.Ordinal))
-        {
-            await Console.Error.WriteLineAsync($"error: {ex.Message}").ConfigureAwait(false);
-            return LoadTestCommand.ServerUnavailable;
-        }
-        catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
-        {
-            return LoadTestCommand.Cancelled;
-        }
-
-        Console.WriteLine();
-        Console.Write(DeployReportWriter.ToMarkdown(report));
-        foreach (DeployKindResult kind in report.Kinds.Where(k => k.Samples.Count > 0))
-        {
-            Console.WriteLine($"{kind.Kind}: {string.Join("; ", kind.Samples)}");
-        }
-
-        foreach (string path in DeployReportWriter.Save(report, settings.OutputDirectory))
-        {
-            Console.WriteLine($"wrote {path}");
-        }
-
-        return cancellationToken.IsCancellationRequested ? LoadTestCommand.Cancelled
-            : report.Kinds.All(k => k.Errors == 0 && k.WrongValues == 0) ? LoadTestCommand.Success
-            : LoadTestCommand.ContenderFailed;
-    }
+    private static Task<int> RunAsync(ParseResult result, CancellationToken cancellationToken) =>
+        ScenarioCommand.RunAsync(
+            () =>
+            {
+                DeploySettings settings = ToSettings(result);
+                settings.Validate();
+                return settings;
+            },
+            DeployRunner.RunAsync,
+            report => DeployReportWriter.ToMarkdown(report) + string.Concat(
+                report.Kinds.Where(k => k.Samples.Count > 0).Select(k => $"{k.Kind}: {string.Join("; ", k.Samples)}{Environment.NewLine}")),
+            (report, settings) => DeployReportWriter.Save(report, settings.OutputDirectory),
+            report => report.Kinds.All(k => k.Errors == 0 && k.WrongValues == 0),
+            cancellationToken);
 }

@@ -111,44 +111,17 @@ internal static class FarmCommand
         };
     }
 
-    private static async Task<int> RunAsync(ParseResult result, CancellationToken cancellationToken)
-    {
-        FarmSettings settings;
-        try
-        {
-            settings = ToSettings(result);
-            settings.Validate();
-        }
-        catch (ArgumentException ex)
-        {
-            await Console.Error.WriteLineAsync($"error: {ex.Message}").ConfigureAwait(false);
-            return LoadTestCommand.InvalidOption;
-        }
-
-        FarmReport report;
-        try
-        {
-            report = await FarmRunner.RunAsync(settings, Console.Out, cancellationToken).ConfigureAwait(false);
-        }
-        catch (InvalidOperationException ex) when (ex.Message.Contains("memcached", StringComparison.Ordinal))
-        {
-            await Console.Error.WriteLineAsync($"error: {ex.Message}").ConfigureAwait(false);
-            return LoadTestCommand.ServerUnavailable;
-        }
-        catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
-        {
-            return LoadTestCommand.Cancelled;
-        }
-
-        Console.WriteLine();
-        Console.Write(FarmReportWriter.ToMarkdown(report));
-        foreach (string path in FarmReportWriter.Save(report, settings.OutputDirectory))
-        {
-            Console.WriteLine($"wrote {path}");
-        }
-
-        return cancellationToken.IsCancellationRequested ? LoadTestCommand.Cancelled
-            : report.Modes.All(m => m.Errors == 0 && m.Corruptions == 0) ? LoadTestCommand.Success
-            : LoadTestCommand.ContenderFailed;
-    }
+    private static Task<int> RunAsync(ParseResult result, CancellationToken cancellationToken) =>
+        ScenarioCommand.RunAsync(
+            () =>
+            {
+                FarmSettings settings = ToSettings(result);
+                settings.Validate();
+                return settings;
+            },
+            FarmRunner.RunAsync,
+            FarmReportWriter.ToMarkdown,
+            (report, settings) => FarmReportWriter.Save(report, settings.OutputDirectory),
+            report => report.Modes.All(m => m.Errors == 0 && m.Corruptions == 0),
+            cancellationToken);
 }
