@@ -1,3 +1,4 @@
+using System.Buffers;
 using System.IO.Compression;
 using CacheSerializer.Transcoding;
 using CacheSerializer.Transcoding.Codecs;
@@ -184,12 +185,13 @@ public sealed class ProtobufTranscoder : ITranscoder
             return ReadWithInner<T>(item);
         }
 
+        byte[]? rented = null;
         try
         {
             ReadOnlyMemory<byte> payload = item.Data;
             if (compressed)
             {
-                payload = PayloadCompressor.Decompress(payload, flags, _maxValueSize, _maxDecompressionRatio);
+                payload = PayloadCompressor.Decompress(payload, flags, _maxValueSize, _maxDecompressionRatio, out rented);
             }
 
             // The exact type asked for: read without boxing.
@@ -204,6 +206,14 @@ public sealed class ProtobufTranscoder : ITranscoder
         catch (Exception e) when (e is not (TranscoderException or OutOfMemoryException))
         {
             throw ThrowHelper.ReadFailed(flags, typeof(T), e);
+        }
+        finally
+        {
+            // Every reader copies what it keeps (the same rule that lets a client reuse its receive buffer).
+            if (rented is not null)
+            {
+                ArrayPool<byte>.Shared.Return(rented);
+            }
         }
     }
 

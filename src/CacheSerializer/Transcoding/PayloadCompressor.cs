@@ -63,9 +63,16 @@ internal static class PayloadCompressor
             _ => TryCompressStream(payload, algorithm, level, maxValueSize, maxRatio),
         };
 
-    /// <summary>Decompresses a stored payload, within the bound.</summary>
-    public static byte[] Decompress(ReadOnlyMemory<byte> stored, uint flags, int maxValueSize, int maxRatio)
+    /// <summary>
+    /// Decompresses a stored payload, within the bound. Zstandard and LZ4 decompress into an array rented from
+    /// <see cref="ArrayPool{T}.Shared"/>, returned in <paramref name="rented"/>: give it back once the payload is read (the
+    /// readers copy what they keep). A read of a large item then allocates no array of its size, which on the large
+    /// object heap would cost a gen-2 collection's share per read. The stream formats grow their output as they read,
+    /// into a new array (<paramref name="rented"/> is null).
+    /// </summary>
+    public static ReadOnlyMemory<byte> Decompress(ReadOnlyMemory<byte> stored, uint flags, int maxValueSize, int maxRatio, out byte[]? rented)
     {
+        rented = null;
         var span = stored.Span;
         if (span.Length < HeaderSize)
         {
@@ -84,13 +91,37 @@ internal static class PayloadCompressor
                 + $"MaxDecompressionRatio {maxRatio} times its {stored.Length} stored bytes)");
         }
 
-        return algorithm switch
+        if (algorithm is BrotliId or DeflateId or ZLibId)
         {
-            ZstandardId => DecompressZstandard(span[HeaderSize..], (int)declared, flags),
-            Lz4Id => DecompressLz4(span[HeaderSize..], (int)declared, flags),
-            BrotliId or DeflateId or ZLibId => DecompressStream(stored, algorithm, declared, flags),
-            _ => ThrowHelper.ThrowMalformed<byte[]>(flags, null, $"compression algorithm {algorithm} is not 1 (Brotli), 2 (Deflate), 3 (ZLib), 4 (Zstandard) or 5 (LZ4)"),
-        };
+            return DecompressStream(stored, algorithm, declared, flags);
+        }
+
+        if (algorithm is not (ZstandardId or Lz4Id))
+        {
+            ThrowHelper.ThrowMalformed(flags, null, $"compression algorithm {algorithm} is not 1 (Brotli), 2 (Deflate), 3 (ZLib), 4 (Zstandard) or 5 (LZ4)");
+        }
+
+        var output = ArrayPool<byte>.Shared.Rent((int)declared);
+        try
+        {
+            var target = output.AsSpan(0, (int)declared);
+            if (algorithm == ZstandardId)
+            {
+                DecompressZstandard(span[HeaderSize..], target, flags);
+            }
+            else
+            {
+                DecompressLz4(span[HeaderSize..], target, flags);
+            }
+        }
+        catch
+        {
+            ArrayPool<byte>.Shared.Return(output);
+            throw;
+        }
+
+        rented = output;
+        return output.AsMemory(0, (int)declared);
     }
 
     /// <summary>The largest uncompressed length a stored payload of <paramref name="storedLength"/> bytes may declare.</summary>
@@ -164,8 +195,9 @@ internal static class PayloadCompressor
         return compressor;
     }
 
-    private static byte[] DecompressZstandard(ReadOnlySpan<byte> frame, int declared, uint flags)
+    private static void DecompressZstandard(ReadOnlySpan<byte> frame, Span<byte> result, uint flags)
     {
+        var declared = result.Length;
         ulong stated;
         try
         {
@@ -173,7 +205,8 @@ internal static class PayloadCompressor
         }
         catch (ZstdException e)
         {
-            return ThrowHelper.ThrowMalformed<byte[]>(flags, null, $"the Zstandard frame's header is not readable ({e.Message})");
+            ThrowHelper.ThrowMalformed(flags, null, $"the Zstandard frame's header is not readable ({e.Message})");
+            return;
         }
 
         if (stated != (ulong)declared)
@@ -182,7 +215,6 @@ internal static class PayloadCompressor
         }
 
         var decompressor = t_zstdDecompressor ??= new Decompressor();
-        var result = GC.AllocateUninitializedArray<byte>(declared);
         int written;
         try
         {
@@ -192,20 +224,19 @@ internal static class PayloadCompressor
         {
             // A failed call leaves the context mid-frame: the next item starts from a clean one.
             t_zstdDecompressor = null;
-            return ThrowHelper.ThrowMalformed<byte[]>(flags, null, $"the Zstandard frame is corrupt ({e.Message})");
+            ThrowHelper.ThrowMalformed(flags, null, $"the Zstandard frame is corrupt ({e.Message})");
+            return;
         }
 
         if (written != declared)
         {
             ThrowHelper.ThrowMalformed(flags, null, $"the Zstandard frame holds {written} bytes, the payload declares {declared}");
         }
-
-        return result;
     }
 
-    private static byte[] DecompressLz4(ReadOnlySpan<byte> block, int declared, uint flags)
+    private static void DecompressLz4(ReadOnlySpan<byte> block, Span<byte> result, uint flags)
     {
-        var result = GC.AllocateUninitializedArray<byte>(declared);
+        var declared = result.Length;
 
         // LZ4's decoder checks every match and literal against both buffers and returns -1 rather than write or read
         // past either: a block that would need more room than declared, or that is cut short, fails here.
@@ -217,8 +248,6 @@ internal static class PayloadCompressor
                 null,
                 written < 0 ? $"the LZ4 block is corrupt or holds more than the {declared} bytes it declares" : $"the LZ4 block holds {written} bytes, the payload declares {declared}");
         }
-
-        return result;
     }
 
     private static byte[] DecompressStream(ReadOnlyMemory<byte> stored, byte algorithm, uint declared, uint flags)
