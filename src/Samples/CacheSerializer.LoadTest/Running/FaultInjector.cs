@@ -68,9 +68,10 @@ internal sealed class FaultInjector
 
     private async Task UntilAsync(TimeSpan at, CancellationToken passEnded)
     {
-        while (_progress.Elapsed < at)
+        // The clock is read once a round: read twice, it could pass 'at' between the check and the subtraction and hand
+        // Task.Delay a negative time (an ArgumentOutOfRangeException seen in a repeated run).
+        for (TimeSpan left = at - _progress.Elapsed; left > TimeSpan.Zero; left = at - _progress.Elapsed)
         {
-            TimeSpan left = at - _progress.Elapsed;
             await Task.Delay(left < TimeSpan.FromMilliseconds(100) ? left : TimeSpan.FromMilliseconds(100), passEnded).ConfigureAwait(false);
         }
     }
