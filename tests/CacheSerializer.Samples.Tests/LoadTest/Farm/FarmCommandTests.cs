@@ -44,7 +44,7 @@ public sealed class FarmCommandTests
     {
         FarmSettings settings = Settings("--short");
 
-        Assert.Equal((3, 20, 2, TimeSpan.FromSeconds(1), TimeSpan.FromSeconds(4)),
+        Assert.Equal((3, 20, 2, TimeSpan.FromSeconds(2), TimeSpan.FromSeconds(8)),
             (settings.Clients, settings.CallersPerClient, settings.HotKeys, settings.ExpireEvery, settings.Duration));
     }
 
