@@ -41,16 +41,8 @@ internal static class FarmReportWriter
     /// <param name="report">The report.</param>
     /// <param name="directory">The directory, created if needed.</param>
     /// <returns>The paths written: JSON, then Markdown.</returns>
-    public static IReadOnlyList<string> Save(FarmReport report, string directory)
-    {
-        ArgumentNullException.ThrowIfNull(report);
-        Directory.CreateDirectory(directory);
-        string stem = Path.Combine(directory, "farm-" + report.Started.ToString("yyyyMMdd-HHmmss", CultureInfo.InvariantCulture));
-        var utf8 = new UTF8Encoding(encoderShouldEmitUTF8Identifier: false);
-        File.WriteAllText(stem + ".json", JsonSerializer.Serialize(report, ReportWriter.Json), utf8);
-        File.WriteAllText(stem + ".md", ToMarkdown(report), utf8);
-        return [stem + ".json", stem + ".md"];
-    }
+    public static IReadOnlyList<string> Save(FarmReport report, string directory) =>
+        ReportWriter.SaveScenario("farm", report.Started, report, ToMarkdown(report), directory);
 
     private static string N(double value) => value.ToString("#,0", CultureInfo.InvariantCulture);
 }

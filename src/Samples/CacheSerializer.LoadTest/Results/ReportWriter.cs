@@ -21,6 +21,19 @@ internal static class ReportWriter
         Converters = { new JsonStringEnumConverter() },
     };
 
+    /// <summary>Writes a scenario's report as <c>&lt;name&gt;-&lt;start time&gt;.json</c> and <c>.md</c> into <paramref name="directory"/> (created if needed).</summary>
+    /// <returns>The paths written: JSON, then Markdown.</returns>
+    internal static IReadOnlyList<string> SaveScenario<TReport>(string name, DateTimeOffset started, TReport report, string markdown, string directory)
+    {
+        ArgumentNullException.ThrowIfNull(report);
+        Directory.CreateDirectory(directory);
+        string stem = Path.Combine(directory, name + "-" + started.ToString("yyyyMMdd-HHmmss", CultureInfo.InvariantCulture));
+        var utf8 = new UTF8Encoding(encoderShouldEmitUTF8Identifier: false);
+        File.WriteAllText(stem + ".json", JsonSerializer.Serialize(report, Json), utf8);
+        File.WriteAllText(stem + ".md", markdown, utf8);
+        return [stem + ".json", stem + ".md"];
+    }
+
     /// <summary>The columns of the speed table: header, and the cell of one pass.</summary>
     private static readonly Column[] SpeedColumns =
     [
