@@ -320,6 +320,45 @@ public class ProtobufNetTrapTests
     }
 
     [Fact]
+    public void Serialize_ParseableMembersFromManyThreadsAtOnce_EveryCallStoresAndReadsThem()
+    {
+        // The transcoder gives Version and IPAddress their string surrogates the first time a stored type reaches them;
+        // threads meeting them at once on a fresh transcoder must all get there (one sets, the others find it set).
+        var value = new BclValues { Version = new Version(1, 2, 3, 4), Address = IPAddress.Parse("10.1.2.3"), Link = new Uri("https://example.org/") };
+        for (var round = 0; round < 20; round++)
+        {
+            var transcoder = new ProtobufTranscoder();
+            var failures = new System.Collections.Concurrent.ConcurrentQueue<Exception>();
+            var read = new System.Collections.Concurrent.ConcurrentQueue<BclValues>();
+            using var start = new Barrier(8);
+            var threads = Enumerable.Range(0, 8).Select(_ => new Thread(() =>
+            {
+                start.SignalAndWait();
+                try
+                {
+                    read.Enqueue(transcoder.Deserialize<BclValues>(transcoder.Serialize(value))!);
+                }
+                catch (Exception e)
+                {
+                    failures.Enqueue(e);
+                }
+            })).ToArray();
+            foreach (var thread in threads)
+            {
+                thread.Start();
+            }
+
+            foreach (var thread in threads)
+            {
+                thread.Join();
+            }
+
+            Assert.Empty(failures);
+            Assert.All(read, back => Assert.Equal(value, back));
+        }
+    }
+
+    [Fact]
     public void RoundTrip_DateTimeOffsetMembersWithTheDefaultModel_KeepEveryTickAndTheOffset()
     {
         // The default options: the transcoder's own model, where parseable types are written as text (issue 24: DateTimeOffset

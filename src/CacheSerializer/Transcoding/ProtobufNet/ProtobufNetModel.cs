@@ -68,9 +68,17 @@ internal static class ProtobufNetModel
             return;
         }
 
-        typeof(ProtobufNetModel).GetMethod(nameof(SetTextSurrogate), BindingFlags.NonPublic | BindingFlags.Static)!
-            .MakeGenericMethod(type)
-            .Invoke(null, [model]);
+        try
+        {
+            typeof(ProtobufNetModel).GetMethod(nameof(SetTextSurrogate), BindingFlags.NonPublic | BindingFlags.Static)!
+                .MakeGenericMethod(type)
+                .Invoke(null, [model]);
+        }
+        catch (TargetInvocationException) when (model.IsDefined(type) && ModelInternals.SurrogateOf(model[type]) is not null)
+        {
+            // Two threads met the type at once: the other one set the surrogate, and protobuf-net may already have built
+            // a serializer with it (it then refuses any change). The type is written as text either way.
+        }
     }
 
     private static void ApplyParseableMembers(RuntimeTypeModel model, MetaType metaType)
