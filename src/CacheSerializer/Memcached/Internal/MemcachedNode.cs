@@ -250,15 +250,18 @@ internal sealed partial class MemcachedNode : IDisposable
                 return;
             }
 
-            _down = true;
             _downCause = cause;
             _downSinceTimestamp = Stopwatch.GetTimestamp();
             _retryAtTimestamp = _downSinceTimestamp + (long)(_settings.ServerDownInterval.TotalSeconds * Stopwatch.Frequency);
             Interlocked.Exchange(ref _failedCalls, 0);
+
+            // Counted and logged before _down is published (a volatile write, which callers read without the lock): a
+            // call that fails fast with ServerDown finds its outage already in the log and the metric. Once per outage.
+            MemcachedTelemetry.RecordOutage(_endpoint);
+            LogServerDown(_logger, Name, _settings.ServerDownInterval.TotalMilliseconds, cause.Message);
+            _down = true;
         }
 
-        MemcachedTelemetry.RecordOutage(_endpoint);
-        LogServerDown(_logger, Name, _settings.ServerDownInterval.TotalMilliseconds, cause.Message);
         // A server that requires authentication the client does not have refused everything on every connection (none
         // of them authenticated): their requests fail with that reason. Otherwise written requests may have been applied.
         MemcachedException downError = cause is MemcachedException { Kind: MemcachedErrorKind.AuthenticationRequired } unauthenticated
@@ -396,17 +399,18 @@ internal sealed partial class MemcachedNode : IDisposable
                 probe.Server = Name;
                 connection.Send(probe);
                 await probe.Task.WaitAsync(_settings.OperationTimeout, token).ConfigureAwait(false);
-                TimeSpan downFor;
                 lock (_gate)
                 {
+                    // Logged before _down is cleared, as the outage was before it was set: a call that succeeds on the
+                    // server again finds the recovery in the log, with the calls that failed while it was down.
+                    double downSeconds = Stopwatch.GetElapsedTime(_downSinceTimestamp).TotalSeconds;
+                    long failedCalls = Interlocked.Read(ref _failedCalls);
+                    LogServerUp(_logger, Name, downSeconds, failedCalls, flush ? FlushedNote : string.Empty);
                     _connections[0] = connection;
-                    _down = false;
                     _downCause = null;
-                    downFor = Stopwatch.GetElapsedTime(_downSinceTimestamp);
+                    _down = false;
                 }
 
-                long failedCalls = Interlocked.Read(ref _failedCalls);
-                LogServerUp(_logger, Name, downFor.TotalSeconds, failedCalls, flush ? FlushedNote : string.Empty);
                 _onStateChanged(this);
                 return;
             }
