@@ -20,6 +20,11 @@ set -e
 # ("Passed: N" / "Failed: N" / "Skipped: N" lines at normal verbosity).
 count() { sed -nE "s/^ +$1: +([0-9]+)$/\1/p" "$log" | awk '{s+=$1} END {print s+0}'; }
 passed=$(count Passed); failed=$(count Failed); skipped=$(count Skipped)
+# CI shows only the end of the log: name the failed tests again there, with the first lines of each one's message.
+if grep -qE '^ +Failed [A-Za-z]' "$log"; then
+  echo "failed tests:"
+  grep -E -A 6 '^ +Failed [A-Za-z]' "$log" | cut -c1-400
+fi
 rm -f "$log"
 if [ "$status" -ne 0 ] && [ "$failed" -eq 0 ]; then failed=1; fi
 echo "tests: $passed passed, $failed failed, $skipped skipped"
