@@ -77,8 +77,24 @@ public sealed class ProtobufTranscoder : ITranscoder
         RegisterObjectTypes(options.KnownTypes, nameof(options.KnownTypes));
     }
 
+    private ProtobufTranscoder(ProtobufTranscoder source, int maxValueSize)
+    {
+        _chain = source._chain;
+        _readers = source._readers;
+        _inner = source._inner;
+        _maxValueSize = maxValueSize;
+        _compression = source._compression;
+        _compressionLevel = source._compressionLevel;
+        _compressionThreshold = source._compressionThreshold;
+        _compressStringsAndBytes = source._compressStringsAndBytes;
+        _maxDecompressionRatio = source._maxDecompressionRatio;
+    }
+
     /// <summary>Gets the largest payload this transcoder stores (<see cref="ProtobufTranscoderOptions.MaxValueSize"/>).</summary>
     internal int MaxValueSize => _maxValueSize;
+
+    /// <summary>This transcoder with another size limit, sharing its contracts, codecs and caches: what a client uses, with its own limit.</summary>
+    internal ProtobufTranscoder WithMaxValueSize(int maxValueSize) => maxValueSize == _maxValueSize ? this : new ProtobufTranscoder(this, maxValueSize);
 
     /// <summary>
     /// Creates a protobuf-net model configured as the transcoder's own: <c>AllowParseableTypes</c> (Version, IPAddress, ...

@@ -16,9 +16,10 @@ public sealed class ProtobufTranscoderOptions
     /// <summary>Gets or sets the largest stored payload, in bytes; a value storing as more throws at Serialize.</summary>
     /// <value>1048576 (memcached's default 1 MiB item limit). Must be at least 1.</value>
     /// <remarks>
-    /// The same setting as <c>MemcachedClientOptions.MaxValueSize</c>: the client builds its default transcoder with its
-    /// own value, and refuses a <see cref="ProtobufTranscoder"/> whose value differs. memcached counts the key and about
-    /// 50 bytes of item header against its own limit too: leave a margin.
+    /// For a transcoder called directly (an application's own client). Inside <c>MemcachedClient</c> the limit is the
+    /// client's <c>MemcachedClientOptions.MaxValueSize</c>, the one setting: the client runs its transcoder with it (a
+    /// <see cref="ProtobufTranscoder"/> it is given is used with the client's limit), and this value is not used.
+    /// memcached counts the key and about 50 bytes of item header against its own limit too: leave a margin.
     /// </remarks>
     public int MaxValueSize { get; set; } = DefaultMaxValueSize;
 

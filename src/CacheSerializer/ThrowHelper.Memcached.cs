@@ -71,16 +71,8 @@ internal static partial class ThrowHelper
             $"{operation} on {server}: the connection broke before the request was sent ({cause?.Message ?? "closed"}); it was not applied.",
             cause);
 
-    internal static MemcachedException ErrorReply(string server, string operation, string line)
-    {
-        MemcachedErrorKind kind = line.StartsWith("SERVER_ERROR", StringComparison.Ordinal) ? MemcachedErrorKind.ServerError : MemcachedErrorKind.ClientError;
-        if (line.Contains("too large", StringComparison.Ordinal))
-        {
-            kind = MemcachedErrorKind.ValueTooLarge;
-        }
-
-        return new MemcachedException(kind, server, operation, $"{operation} on {server}: the server replied \"{line}\".");
-    }
+    internal static MemcachedException ErrorReply(string server, string operation, MemcachedErrorKind kind, string line) =>
+        new(kind, server, operation, $"{operation} on {server}: the server replied \"{line}\".");
 
     /// <summary>The same failure as a new exception for one caller's operation (one exception object is never shared by several calls).</summary>
     internal static MemcachedException ForOperation(MemcachedException ex, string operation)

@@ -85,7 +85,7 @@ public sealed partial class MemcachedClient
                 if (!reply.Stale && (reply.Recache & RecacheFlags.WinSent) == 0 && reply.Cas != invalidated)
                 {
                     invalidated = reply.Cas;
-                    await ExecuteAsync(Locate(encoded), KeyRequest.Invalidate(encoded, ttl: -1, reply.Cas), token).ConfigureAwait(false);
+                    await ExecuteAsync(Locate(encoded), KeyRequest.InvalidateKeepingTtl(encoded, reply.Cas), token).ConfigureAwait(false);
                 }
             }
             else if (reply.Hit)
@@ -180,11 +180,10 @@ public sealed partial class MemcachedClient
     /// add, which never overwrites a value another caller stored first.</summary>
     private async Task StoreCreatedAsync(MemcachedKey key, CacheItem item, EntryPolicy policy, ulong cas, CancellationToken token)
     {
-        long ttl = Expiration.ToTtl(policy.StoredFor);
-        MemcachedStoreResult stored = await StoreAsync(StoreMode.Set, key, item, ttl, cas, token).ConfigureAwait(false);
+        MemcachedStoreResult stored = await StoreAsync(StoreMode.Set, key, item, policy.StoredFor, cas, token).ConfigureAwait(false);
         if (stored == MemcachedStoreResult.NotFound)
         {
-            await StoreAsync(StoreMode.Add, key, item, ttl, 0, token).ConfigureAwait(false);
+            await StoreAsync(StoreMode.Add, key, item, policy.StoredFor, 0, token).ConfigureAwait(false);
         }
     }
 
@@ -230,7 +229,7 @@ public sealed partial class MemcachedClient
     {
         try
         {
-            KeyRequest release = placeholder ? KeyRequest.Delete(key, cas) : KeyRequest.Invalidate(key, ttl: -1, cas);
+            KeyRequest release = placeholder ? KeyRequest.Delete(key, cas) : KeyRequest.InvalidateKeepingTtl(key, cas);
             await ExecuteAsync(Locate(key), release, CancellationToken.None).ConfigureAwait(false);
         }
         catch (Exception ex) when (ex is MemcachedException or ObjectDisposedException)

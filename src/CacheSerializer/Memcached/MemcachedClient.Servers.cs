@@ -35,7 +35,7 @@ public sealed partial class MemcachedClient
         var pending = new List<(List<MemcachedKey> Keys, Task<GetReply[]> Replies)>(batches.Count);
         foreach ((MemcachedNode node, List<MemcachedKey> batch) in batches)
         {
-            pending.Add((batch, ExecuteAsync(node, new MultiGetRequest(batch, _pooledReads, _returnWin), cancellationToken)));
+            pending.Add((batch, ExecuteAsync(node, new MultiGetRequest(batch, _settings.PooledReads, _returnWin), cancellationToken)));
         }
 
         // Wait for every batch before reading any, so a failing server's exception is observed with the others.
@@ -116,7 +116,7 @@ public sealed partial class MemcachedClient
             }
             catch (MemcachedException ex)
             {
-                return MemcachedNode.IsRefusal(ex.Kind) ? ex : null;
+                return Failures.IsRefusal(ex.Kind) ? ex : null;
             }
             catch (OperationCanceledException)
             {

@@ -22,7 +22,6 @@ public sealed partial class MemcachedClient : IMemcachedClient, IAsyncDisposable
     private readonly MemcachedNode[] _nodes;
     private readonly ServerRing _fullRing;
     private readonly ITranscoder _transcoder;
-    private readonly bool _pooledReads;
     private readonly ILogger _logger;
     private readonly UnreadableItems _unreadable;
     private readonly Lock _ringGate = new();
@@ -53,9 +52,6 @@ public sealed partial class MemcachedClient : IMemcachedClient, IAsyncDisposable
         _settings = ClientSettings.Create(options);
         _transcoder = _settings.Transcoder;
 
-        // ProtobufTranscoder documents that Deserialize keeps no reference to the item's array, so a value read for it
-        // may be copied into a rented array and given back after; another transcoder may keep the array, so it gets its own.
-        _pooledReads = _transcoder is ProtobufTranscoder;
         _logger = (ILogger?)loggerFactory?.CreateLogger<MemcachedClient>() ?? NullLogger.Instance;
         _nodes = new MemcachedNode[_settings.Servers.Count];
         for (int i = 0; i < _nodes.Length; i++)
@@ -130,7 +126,7 @@ public sealed partial class MemcachedClient : IMemcachedClient, IAsyncDisposable
     public async Task<MemcachedGetResult<T>> GetAsync<T>(string key, CancellationToken cancellationToken = default)
     {
         MemcachedKey encoded = MemcachedKey.Create(_settings.KeyPrefix, key);
-        GetReply reply = await GetRawAsync(encoded, cas: false, touchTtl: -1, cancellationToken, pooled: true).ConfigureAwait(false);
+        GetReply reply = await ExecuteAsync(Locate(encoded), GetRequest.Get(encoded, _settings.PooledReads, _returnWin), cancellationToken).ConfigureAwait(false);
         return Read<T>(encoded, reply, withCas: false);
     }
 
@@ -157,16 +153,15 @@ public sealed partial class MemcachedClient : IMemcachedClient, IAsyncDisposable
     public async Task<MemcachedGetResult<T>> GetWithCasAsync<T>(string key, CancellationToken cancellationToken = default)
     {
         MemcachedKey encoded = MemcachedKey.Create(_settings.KeyPrefix, key);
-        GetReply reply = await GetRawAsync(encoded, cas: true, touchTtl: -1, cancellationToken, pooled: true).ConfigureAwait(false);
+        GetReply reply = await ExecuteAsync(Locate(encoded), GetRequest.Gets(encoded, _settings.PooledReads, _returnWin), cancellationToken).ConfigureAwait(false);
         return Read<T>(encoded, reply, withCas: true);
     }
 
     /// <inheritdoc/>
     public async Task<MemcachedGetResult<T>> GetAndTouchAsync<T>(string key, TimeSpan? expiration, CancellationToken cancellationToken = default)
     {
-        long ttl = Expiration.ToTtl(expiration);
         MemcachedKey encoded = MemcachedKey.Create(_settings.KeyPrefix, key);
-        GetReply reply = await GetRawAsync(encoded, cas: false, ttl, cancellationToken, pooled: true).ConfigureAwait(false);
+        GetReply reply = await ExecuteAsync(Locate(encoded), GetRequest.GetAndTouch(encoded, expiration, _settings.PooledReads, _returnWin), cancellationToken).ConfigureAwait(false);
         return Read<T>(encoded, reply, withCas: false);
     }
 
@@ -207,9 +202,8 @@ public sealed partial class MemcachedClient : IMemcachedClient, IAsyncDisposable
     /// <inheritdoc/>
     public Task<bool> TouchAsync(string key, TimeSpan? expiration, CancellationToken cancellationToken = default)
     {
-        long ttl = Expiration.ToTtl(expiration);
         MemcachedKey encoded = MemcachedKey.Create(_settings.KeyPrefix, key);
-        return ExecuteAsync(Locate(encoded), KeyRequest.Touch(encoded, ttl, _returnWin), cancellationToken);
+        return ExecuteAsync(Locate(encoded), KeyRequest.Touch(encoded, expiration, _returnWin), cancellationToken);
     }
 
     /// <inheritdoc/>
@@ -245,13 +239,15 @@ public sealed partial class MemcachedClient : IMemcachedClient, IAsyncDisposable
         return ValueTask.CompletedTask;
     }
 
-    /// <summary>Reads an item as it is stored. With <paramref name="pooled"/> its bytes may be rented: the caller must
-    /// call <see cref="GetReply.Release"/> once it has read them, and keep no reference to them.</summary>
-    internal Task<GetReply> GetRawAsync(string key, bool cas, long touchTtl, CancellationToken cancellationToken, bool ttl = false, bool pooled = false) =>
-        GetRawAsync(MemcachedKey.Create(_settings.KeyPrefix, key), cas, touchTtl, cancellationToken, ttl, pooled);
-
-    private Task<GetReply> GetRawAsync(MemcachedKey encoded, bool cas, long touchTtl, CancellationToken cancellationToken, bool ttl = false, bool pooled = false) =>
-        ExecuteAsync(Locate(encoded), new GetRequest(encoded, cas, touchTtl, ttl, pooled && _pooledReads, _returnWin), cancellationToken);
+    /// <summary>Reads an item as it is stored, with its remaining TTL when <paramref name="ttl"/> is set. With
+    /// <paramref name="pooled"/> its bytes may be rented: the caller must call <see cref="GetReply.Release"/> once it has
+    /// read them, and keep no reference to them.</summary>
+    internal Task<GetReply> GetRawAsync(string key, CancellationToken cancellationToken, bool ttl = false, bool pooled = false)
+    {
+        MemcachedKey encoded = MemcachedKey.Create(_settings.KeyPrefix, key);
+        bool rent = pooled && _settings.PooledReads;
+        return ExecuteAsync(Locate(encoded), ttl ? GetRequest.GetWithTtl(encoded, rent, _returnWin) : GetRequest.Get(encoded, rent, _returnWin), cancellationToken);
+    }
 
     /// <summary>Deserializes a hit (then gives its rented bytes back), or returns a miss; an item the transcoder cannot
     /// read is a miss or throws, as <see cref="MemcachedClientOptions.OnUnreadableItem"/> says.</summary>
@@ -324,19 +320,18 @@ public sealed partial class MemcachedClient : IMemcachedClient, IAsyncDisposable
     /// <summary>Gets or sets what is told each unreadable item's delete and whether it removed the item (for tests).</summary>
     internal Action<string, bool>? UnreadableDeleted { get; set; }
 
-    internal Task<MemcachedStoreResult> StoreAsync(StoreMode mode, string key, CacheItem item, TimeSpan? expiration, ulong cas, CancellationToken cancellationToken)
-    {
-        long ttl = Expiration.ToTtl(expiration);
-        return StoreAsync(mode, MemcachedKey.Create(_settings.KeyPrefix, key), item, ttl, cas, cancellationToken);
-    }
+    internal Task<MemcachedStoreResult> StoreAsync(StoreMode mode, string key, CacheItem item, TimeSpan? expiration, ulong cas, CancellationToken cancellationToken) =>
+        StoreAsync(mode, MemcachedKey.Create(_settings.KeyPrefix, key), item, expiration, cas, cancellationToken);
 
-    private Task<MemcachedStoreResult> StoreAsync(StoreMode mode, MemcachedKey encoded, CacheItem item, long ttl, ulong cas, CancellationToken cancellationToken)
+    /// <summary>Stores an item; one larger than <see cref="MemcachedClientOptions.MaxValueSize"/> (from a transcoder other
+    /// than the package's, which refuses it at Serialize) fails before it is sent.</summary>
+    private Task<MemcachedStoreResult> StoreAsync(StoreMode mode, MemcachedKey encoded, CacheItem item, TimeSpan? expiration, ulong cas, CancellationToken cancellationToken)
     {
         MemcachedNode node = Locate(encoded);
-        var request = new StoreRequest(encoded, mode, item, ttl, cas);
-        if (item.Data.Count > _settings.MaxValueSize)
+        var request = new StoreRequest(encoded, mode, item, expiration, cas);
+        if (request.ValueSize > _settings.MaxValueSize)
         {
-            ThrowHelper.ThrowValueTooLarge(node.Name, request.Operation, item.Data.Count, _settings.MaxValueSize);
+            ThrowHelper.ThrowValueTooLarge(node.Name, request.Operation, request.ValueSize, _settings.MaxValueSize);
         }
 
         return ExecuteAsync(node, request, cancellationToken);
@@ -344,9 +339,8 @@ public sealed partial class MemcachedClient : IMemcachedClient, IAsyncDisposable
 
     private Task<ulong?> ArithmeticAsync(string key, bool decrement, ulong delta, ulong? initialValue, TimeSpan? expiration, CancellationToken cancellationToken)
     {
-        long ttl = Expiration.ToTtl(expiration);
         MemcachedKey encoded = MemcachedKey.Create(_settings.KeyPrefix, key);
-        return ExecuteAsync(Locate(encoded), new ArithmeticRequest(encoded, decrement, delta, initialValue, ttl), cancellationToken);
+        return ExecuteAsync(Locate(encoded), new ArithmeticRequest(encoded, decrement, delta, initialValue, expiration), cancellationToken);
     }
 
     /// <summary>The server a key lives on now: its ketama owner, or with auto-eject its owner among the servers that are up.</summary>
@@ -374,8 +368,8 @@ public sealed partial class MemcachedClient : IMemcachedClient, IAsyncDisposable
         }
         catch (MemcachedException ex)
         {
-            errorType = ErrorType(ex.Kind);
-            if (!IsServerFailure(ex.Kind))
+            errorType = Failures.ErrorType(ex.Kind);
+            if (!Failures.IsServerFailure(ex.Kind))
             {
                 throw;
             }
@@ -399,32 +393,6 @@ public sealed partial class MemcachedClient : IMemcachedClient, IAsyncDisposable
             MemcachedTelemetry.RecordOperation(activity, node.Endpoint, request.Operation, outcome, errorType, start, request.BatchSize);
         }
     }
-
-    /// <summary>Failures the outage policy applies to: the server down or unreachable, and the server refusing the
-    /// client's TLS or credentials (a misconfiguration of the cache must not take the application down either; start-up,
-    /// the outage log and the health check report it).</summary>
-    private static bool IsServerFailure(MemcachedErrorKind kind) =>
-        kind is MemcachedErrorKind.ServerDown or MemcachedErrorKind.ConnectFailed or MemcachedErrorKind.ConnectionBroken
-            or MemcachedErrorKind.Timeout or MemcachedErrorKind.QueueFull || MemcachedNode.IsRefusal(kind);
-
-    /// <summary>The <c>error.type</c> of a failure: the kind's name in snake case (server_down, connection_broken, ...).</summary>
-    private static string ErrorType(MemcachedErrorKind kind) => kind switch
-    {
-        MemcachedErrorKind.ServerDown => "server_down",
-        MemcachedErrorKind.ConnectFailed => "connect_failed",
-        MemcachedErrorKind.ConnectionBroken => "connection_broken",
-        MemcachedErrorKind.Timeout => "timeout",
-        MemcachedErrorKind.QueueFull => "queue_full",
-        MemcachedErrorKind.ServerError => "server_error",
-        MemcachedErrorKind.ClientError => "client_error",
-        MemcachedErrorKind.ValueTooLarge => "value_too_large",
-        MemcachedErrorKind.ProtocolError => "protocol_error",
-        MemcachedErrorKind.TlsHandshakeFailed => "tls_handshake_failed",
-        MemcachedErrorKind.AuthenticationFailed => "authentication_failed",
-        MemcachedErrorKind.AuthenticationRequired => "authentication_required",
-        MemcachedErrorKind.AuthenticationNotEnabled => "authentication_not_enabled",
-        _ => "_OTHER",
-    };
 
     /// <summary>A node went down or came back: with auto-eject, the ring is rebuilt over the nodes that are up (all of
     /// them when none is, so calls fail fast rather than pile onto nothing).</summary>

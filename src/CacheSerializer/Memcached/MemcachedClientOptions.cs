@@ -41,8 +41,11 @@ public sealed class MemcachedClientOptions
     public string KeyPrefix { get; set; } = string.Empty;
 
     /// <summary>Gets or sets the largest value the client sends; a larger one fails before it is sent, naming its size and this limit.</summary>
-    /// <value>1 MiB (1,048,576 bytes), memcached's default item size limit (<c>-I</c>).</value>
-    public int MaxValueSize { get; set; } = 1024 * 1024;
+    /// <value>1 MiB (1,048,576 bytes), memcached's default item size limit (<c>-I</c>); at most 1 GiB, memcached's largest.</value>
+    /// <remarks>The one value size setting of a client: its <see cref="ProtobufTranscoder"/> (the default one, or one set as
+    /// <see cref="Transcoder"/>) runs with this limit, whatever its own options say, and refuses a larger value at Serialize
+    /// naming its type. A reply that declares a value far above it is a protocol error, refused before it is read.</remarks>
+    public int MaxValueSize { get; set; } = ProtobufTranscoderOptions.DefaultMaxValueSize;
 
     /// <summary>Gets or sets what a cache call does when its server fails (down, timed out, connection broken or refused,
     /// pipeline full): return a miss or a not-stored result, or throw <see cref="MemcachedException"/>.</summary>

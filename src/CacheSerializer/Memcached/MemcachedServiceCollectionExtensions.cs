@@ -65,11 +65,10 @@ public static class MemcachedServiceCollectionExtensions
             {
                 if (options.Transcoder is null && transcoderSection.Exists())
                 {
-                    options.Transcoder = PackageDefaults.CreateTranscoder(options.MaxValueSize, transcoderOptions =>
-                    {
-                        transcoderSection.Bind(transcoderOptions);
-                        options.TranscoderDescription = DescribeTranscoder(transcoderOptions);
-                    });
+                    var transcoderOptions = new ProtobufTranscoderOptions();
+                    transcoderSection.Bind(transcoderOptions);
+                    options.Transcoder = PackageDefaults.CreateTranscoder(options.MaxValueSize, transcoderOptions);
+                    options.TranscoderDescription = DescribeTranscoder(transcoderOptions);
                 }
             });
         return AddCore(services);

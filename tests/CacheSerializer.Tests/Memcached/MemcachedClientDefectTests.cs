@@ -1,6 +1,7 @@
 using System.Globalization;
 using CacheSerializer.Memcached;
 using CacheSerializer.Memcached.Internal;
+using CacheSerializer.Memcached.Internal.Protocol;
 using CacheSerializer.Tests.Memcached.Fixtures;
 using CacheSerializer.Workloads.Servers;
 using Microsoft.Extensions.Caching.Distributed;
@@ -32,7 +33,7 @@ public sealed class MemcachedClientDefectTests
         Assert.Equal(MemcachedStoreResult.Stored, await client.SetAsync(key, "kept", expiration));
 
         Assert.Equal("kept", (await client.GetAsync<string>(key)).Value);
-        long remaining = (await client.GetRawAsync(key, cas: false, touchTtl: -1, CancellationToken.None, ttl: true)).Ttl;
+        long remaining = (await client.GetRawAsync(key, CancellationToken.None, ttl: true)).Ttl;
         long untilCap = int.MaxValue - DateTimeOffset.UtcNow.ToUnixTimeSeconds();
         Assert.InRange(remaining, untilCap - 5, untilCap + 5); // memcached counts the TTL to 2038-01-19T03:14:07Z
     }

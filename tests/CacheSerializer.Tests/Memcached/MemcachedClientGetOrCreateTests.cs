@@ -68,7 +68,7 @@ public sealed class MemcachedClientGetOrCreateTests : IDisposable
     private static Task WaitForTtlBelowAsync(MemcachedClient client, string key, long seconds) =>
         WaitUntilAsync(async () =>
         {
-            GetReply reply = await client.GetRawAsync(key, cas: false, touchTtl: -1, CancellationToken.None, ttl: true);
+            GetReply reply = await client.GetRawAsync(key, CancellationToken.None, ttl: true);
             return reply.Hit && reply.Ttl < seconds;
         }, $"the TTL of {key} below {seconds} s");
 
@@ -168,7 +168,7 @@ public sealed class MemcachedClientGetOrCreateTests : IDisposable
 
         Assert.Equal(Enumerable.Repeat("current", 250), results);
         await refresh.FinishAsync(farm[2], key, "refreshed", WaitUntilAsync);
-        GetReply stored = await farm[0].GetRawAsync(key, cas: false, touchTtl: -1, CancellationToken.None, ttl: true);
+        GetReply stored = await farm[0].GetRawAsync(key, CancellationToken.None, ttl: true);
         Assert.InRange(stored.Ttl, 25, 30); // stored anew for the whole expiration
     }
 
@@ -182,7 +182,7 @@ public sealed class MemcachedClientGetOrCreateTests : IDisposable
         var thrown = await Assert.ThrowsAsync<InvalidOperationException>(() => farm[0].GetOrCreateAsync<string>(key, _ => throw new InvalidOperationException("database down"), options));
 
         Assert.Equal("database down", thrown.Message);
-        GetReply raw = await farm[0].GetRawAsync(key, cas: false, touchTtl: -1, CancellationToken.None);
+        GetReply raw = await farm[0].GetRawAsync(key, CancellationToken.None);
         Assert.Equal((false, false), (raw.Hit, raw.IsPlaceholder)); // the placeholder was deleted before the exception surfaced
         var clock = Stopwatch.StartNew();
         Assert.Equal("made", await farm[1].GetOrCreateAsync(key, _ => Task.FromResult("made"), options));
@@ -301,7 +301,7 @@ public sealed class MemcachedClientGetOrCreateTests : IDisposable
 
         await Assert.ThrowsAsync<TranscoderException>(() => small.GetOrCreateAsync(key, _ => Task.FromResult(new byte[1001])));
 
-        GetReply raw = await small.GetRawAsync(key, cas: false, touchTtl: -1, CancellationToken.None);
+        GetReply raw = await small.GetRawAsync(key, CancellationToken.None);
         Assert.Equal((false, false), (raw.Hit, raw.IsPlaceholder));
         Assert.Equal([1, 2], await small.GetOrCreateAsync(key, _ => Task.FromResult(new byte[] { 1, 2 })));
     }
@@ -319,7 +319,7 @@ public sealed class MemcachedClientGetOrCreateTests : IDisposable
         string[] results = await Task.WhenAll(Callers(farm, 100, key, refresh.Factory, options)).WaitAsync(Bound);
 
         Assert.Equal(Enumerable.Repeat("v1", 500), results);
-        GetReply stale = await farm[0].GetRawAsync(key, cas: false, touchTtl: -1, CancellationToken.None, ttl: true);
+        GetReply stale = await farm[0].GetRawAsync(key, CancellationToken.None, ttl: true);
         Assert.InRange(stale.Ttl, 50, 60); // md I T60: kept for the stale window, not the 10 minutes
         await refresh.FinishAsync(farm[4], key, "v2", WaitUntilAsync);
         Assert.Equal("v2", await farm[2].GetOrCreateAsync(key, _ => Task.FromResult("v3"), options));
@@ -374,7 +374,7 @@ public sealed class MemcachedClientGetOrCreateTests : IDisposable
 
         // The placeholder is an item of 0 bytes with flags 0, which the transcoder would read as "" and IDistributedCache
         // as an empty array: every read path must see a miss.
-        GetReply raw = await reader.GetRawAsync(key, cas: false, touchTtl: -1, CancellationToken.None);
+        GetReply raw = await reader.GetRawAsync(key, CancellationToken.None);
         Assert.Equal((false, true), (raw.Hit, raw.IsPlaceholder));
         Assert.False((await reader.GetAsync<string>(key)).Found);
         Assert.False((await reader.GetAsync<byte[]>(key)).Found);

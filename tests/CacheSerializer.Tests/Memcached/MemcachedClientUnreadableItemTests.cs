@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using System.Diagnostics.Metrics;
 using CacheSerializer.Memcached;
+using CacheSerializer.Memcached.Internal;
 using CacheSerializer.Memcached.Internal.Requests;
 using CacheSerializer.Tests.Memcached.Fixtures;
 using Microsoft.Extensions.Logging;
@@ -183,7 +184,7 @@ public sealed class MemcachedClientUnreadableItemTests : IDisposable
         Assert.Equal(kind == TranscoderErrorKind.Malformed ? LogLevel.Error : LogLevel.Warning, level);
         Assert.StartsWith($"memcached client: an item of {typeof(OrderAfter)} cannot be read ({DeployBuilds.ReasonTag(kind)}): ", message, StringComparison.Ordinal);
         Assert.Equal([(DeployBuilds.ReasonTag(kind), typeof(OrderAfter).ToString()), (DeployBuilds.ReasonTag(kind), typeof(OrderAfter).ToString())], Counted);
-        Assert.True((await reader.GetRawAsync(key, cas: false, touchTtl: -1, CancellationToken.None)).Hit, "the item is kept (DeleteUnreadableItems is off)");
+        Assert.True((await reader.GetRawAsync(key, CancellationToken.None)).Hit, "the item is kept (DeleteUnreadableItems is off)");
     }
 
     [Theory]
@@ -289,7 +290,7 @@ public sealed class MemcachedClientUnreadableItemTests : IDisposable
 
         Assert.False(read.Found);
         Assert.Equal((key, true), await WithinBoundAsync(deleted.Task, "the delete"));
-        Assert.False((await reader.GetRawAsync(key, cas: false, touchTtl: -1, CancellationToken.None)).Hit);
+        Assert.False((await reader.GetRawAsync(key, CancellationToken.None)).Hit);
         Assert.Contains("It was read as a miss and deleted if unchanged since (DeleteUnreadableItems) (MemcachedClientOptions.OnUnreadableItem = Miss); ", Assert.Single(UnreadableLogs).Message, StringComparison.Ordinal);
     }
 

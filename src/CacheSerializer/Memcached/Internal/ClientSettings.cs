@@ -17,6 +17,7 @@ internal sealed class ClientSettings
         ServerDownInterval = options.ServerDownInterval;
         KeyPrefix = options.KeyPrefix;
         MaxValueSize = options.MaxValueSize;
+        MaxReplyData = options.MaxValueSize + Protocol.MetaReplyParser.ReplyMargin;
         OnServerFailure = options.OnServerFailure;
         OnUnreadableItem = options.OnUnreadableItem;
         DeleteUnreadableItems = options.DeleteUnreadableItems;
@@ -24,6 +25,7 @@ internal sealed class ClientSettings
         FlushOnReturn = options.FlushOnReturn;
         GetOrCreate = EntryPolicy.FromDefaults(options.GetOrCreate);
         Transcoder = transcoder;
+        PooledReads = transcoder is ProtobufTranscoder;
         TranscoderDescription = options.TranscoderDescription
             ?? (options.Transcoder is null ? $"ProtobufTranscoder (defaults, MaxValueSize {options.MaxValueSize} bytes)" : transcoder.GetType().FullName!);
         HostResolver = options.HostResolver ?? System.Net.Dns.GetHostAddressesAsync;
@@ -43,7 +45,18 @@ internal sealed class ClientSettings
 
     internal string KeyPrefix { get; }
 
+    /// <summary>Gets the largest value the client stores: <see cref="MemcachedClientOptions.MaxValueSize"/>, the one limit,
+    /// which its transcoder also runs with (<see cref="PackageDefaults.Transcoder"/>).</summary>
     internal int MaxValueSize { get; }
+
+    /// <summary>Gets a value indicating whether a value read may be copied into a rented array, given back once the
+    /// transcoder has read it: <see cref="ProtobufTranscoder"/> documents that Deserialize keeps no reference to the
+    /// item's array; another transcoder may keep it, so it gets an array of its own.</summary>
+    internal bool PooledReads { get; }
+
+    /// <summary>Gets the largest value a reply may declare before the connection calls it a protocol error and reads
+    /// nothing of it (<see cref="MaxValueSize"/> plus <see cref="Protocol.MetaReplyParser.ReplyMargin"/>).</summary>
+    internal int MaxReplyData { get; }
 
     internal ServerFailurePolicy OnServerFailure { get; }
 
@@ -148,7 +161,7 @@ internal sealed class ClientSettings
         CheckPositive(Problem, nameof(MemcachedClientOptions.ConnectTimeout), options.ConnectTimeout);
         CheckPositive(Problem, nameof(MemcachedClientOptions.OperationTimeout), options.OperationTimeout);
         CheckPositive(Problem, nameof(MemcachedClientOptions.ServerDownInterval), options.ServerDownInterval);
-        CheckRange(Problem, nameof(MemcachedClientOptions.MaxValueSize), options.MaxValueSize, 1, 1024 * 1024 * 1024);
+        CheckRange(Problem, nameof(MemcachedClientOptions.MaxValueSize), options.MaxValueSize, 1, Protocol.MetaReplyParser.MaxDataLength);
         if (options.KeyPrefix is null)
         {
             Problem(nameof(MemcachedClientOptions.KeyPrefix), "is null; use an empty string for no prefix");

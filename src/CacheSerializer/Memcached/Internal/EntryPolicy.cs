@@ -15,7 +15,7 @@ internal sealed class EntryPolicy
         // days (memcached's realtime()), so the window is capped there.
         StoredFor = expiration > TimeSpan.MaxValue - staleWhileRevalidate ? TimeSpan.MaxValue : expiration + staleWhileRevalidate;
         double recache = Math.Ceiling((earlyRefresh * expiration.TotalSeconds) + staleWhileRevalidate.TotalSeconds);
-        RecacheSeconds = (long)Math.Min(recache, Internal.Expiration.MaxRelativeSeconds);
+        RecacheSeconds = (long)Math.Min(recache, Protocol.Expiration.MaxRelativeSeconds);
 
         // memcached's clock ticks once a second, so a TTL of n seconds lasts between n - 1 and n: one more second keeps a
         // placeholder at least as long as its waiters wait.

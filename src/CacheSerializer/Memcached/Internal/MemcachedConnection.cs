@@ -95,7 +95,7 @@ internal sealed class MemcachedConnection
         _endpoint = endpoint;
         _server = endpoint.Name;
         _maxInFlight = settings.MaxInFlightPerConnection;
-        _maxReplyData = settings.MaxValueSize + MetaReplyParser.ReplyMargin;
+        _maxReplyData = settings.MaxReplyData;
         _onBroken = onBroken;
         _slots = new SemaphoreSlim(_maxInFlight, _maxInFlight);
         MemcachedTelemetry.ConnectionOpened(endpoint);
@@ -301,13 +301,7 @@ internal sealed class MemcachedConnection
         for (int i = 0; i < written.Count; i++)
         {
             MemcachedRequest request = written[i];
-            Exception error = cause switch
-            {
-                MemcachedException { Kind: MemcachedErrorKind.Timeout } timeout when i == 0 => timeout,
-                MemcachedException { Kind: MemcachedErrorKind.ProtocolError or MemcachedErrorKind.AuthenticationRequired } refused => ThrowHelper.ForOperation(refused, request.Operation),
-                _ => ThrowHelper.ConnectionBroken(_server, request.Operation, cause),
-            };
-            request.Fail(error);
+            request.Fail(Failures.ForWritten(cause, oldest: i == 0, _server, request.Operation));
         }
 
         FailQueued();
@@ -328,17 +322,8 @@ internal sealed class MemcachedConnection
         }
     }
 
-    /// <summary>Broken connections only: the failure of a request that was never written on it, wherever it was stopped
-    /// (queued, taken by the writer, or waiting for a slot). <see cref="MemcachedErrorKind.ServerDown"/> or the server's
-    /// refusal (TLS, authentication) when that is why it broke, so every caller of a refused connection hears the same
-    /// reason; otherwise <see cref="MemcachedErrorKind.ConnectionBroken"/>, saying it was not applied.</summary>
-    internal MemcachedException NotSentError(string operation)
-    {
-        Exception? cause = Volatile.Read(ref _breakCause);
-        return cause is MemcachedException { Kind: var kind } reason && (kind == MemcachedErrorKind.ServerDown || MemcachedNode.IsRefusal(kind))
-            ? ThrowHelper.ForOperation(reason, operation)
-            : ThrowHelper.NotSent(_server, operation, cause);
-    }
+    /// <summary>Broken connections only: the failure of a request that was never written on it (<see cref="Failures.ForUnsent"/>).</summary>
+    internal MemcachedException NotSentError(string operation) => Failures.ForUnsent(Volatile.Read(ref _breakCause), _server, operation);
 
     private void StartLoop(ThreadStart loop, string role)
     {

@@ -101,7 +101,7 @@ internal sealed class MemcachedDistributedCache : IDistributedCache
     private async Task<byte[]?> ReadAsync(string key, bool returnValue, CancellationToken token)
     {
         ArgumentNullException.ThrowIfNull(key);
-        GetReply reply = await _client.GetRawAsync(key, cas: false, touchTtl: -1, token, ttl: true, pooled: true).ConfigureAwait(false);
+        GetReply reply = await _client.GetRawAsync(key, token, ttl: true, pooled: true).ConfigureAwait(false);
         if (!reply.Hit)
         {
             return null;
@@ -138,7 +138,7 @@ internal sealed class MemcachedDistributedCache : IDistributedCache
         {
             TimeSpan ttl = Ttl(absoluteMs, slidingSeconds, now)!.Value;
             // memcached cannot hold a TTL past 2038-01-19 (Expiration): compare with the TTL a touch could set at most.
-            long wanted = Math.Min((long)Math.Ceiling(ttl.TotalSeconds), Expiration.MaxAbsoluteSeconds - now.ToUnixTimeSeconds());
+            long wanted = Math.Min((long)Math.Ceiling(ttl.TotalSeconds), Protocol.Expiration.MaxAbsoluteSeconds - now.ToUnixTimeSeconds());
             // Touch unless the TTL is already within a tenth of the window (whole seconds): a hot key read many times a
             // second then costs one command per read, and an entry never lapses more than a tenth of its window early.
             if (reply.Ttl < 0 || wanted - reply.Ttl > wanted / 10)

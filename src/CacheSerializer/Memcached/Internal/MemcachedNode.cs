@@ -228,17 +228,11 @@ internal sealed partial class MemcachedNode : IDisposable
             Interlocked.CompareExchange(ref _connections[i], null, connection);
         }
 
-        if (kind is MemcachedErrorKind.Timeout or MemcachedErrorKind.ConnectFailed || IsRefusal(kind))
+        if (Failures.MarksServerDown(kind))
         {
             MarkDown(cause);
         }
     }
-
-    /// <summary>Whether a failure is the server refusing the client's TLS or authentication settings: a misconfiguration,
-    /// which start-up and the health check report as such and calls fail with while it lasts.</summary>
-    internal static bool IsRefusal(MemcachedErrorKind kind) =>
-        kind is MemcachedErrorKind.TlsHandshakeFailed or MemcachedErrorKind.AuthenticationFailed
-            or MemcachedErrorKind.AuthenticationRequired or MemcachedErrorKind.AuthenticationNotEnabled;
 
     /// <summary>Marks the server down: its connections close, its operations fail fast, and a background probe retries it.</summary>
     internal void MarkDown(Exception cause)
@@ -308,7 +302,7 @@ internal sealed partial class MemcachedNode : IDisposable
     /// is down because it refuses the client's TLS or credentials, that refusal's kind and words (not "down").</summary>
     private MemcachedException DownError(string operation)
     {
-        if (_downCause is MemcachedException { Kind: var kind } refusal && IsRefusal(kind))
+        if (_downCause is MemcachedException { Kind: var kind } refusal && Failures.IsRefusal(kind))
         {
             return ThrowHelper.ForOperation(refusal, operation);
         }

@@ -1,43 +1,30 @@
 namespace CacheSerializer.Memcached.Internal;
 
 /// <summary>
-/// The one place where "the package default" of an option is resolved, and the one place the value size limit is mapped
-/// between the client and the transcoder: both call it <c>MaxValueSize</c>, the client's setting is the one that counts.
+/// The one place where "the package default" of an option is resolved, and the one mapping of the value size limit
+/// between the client and the transcoder: <see cref="MemcachedClientOptions.MaxValueSize"/> is the setting, and the
+/// client's <see cref="ProtobufTranscoder"/> always runs with it, so the two can never disagree.
 /// </summary>
 internal static class PackageDefaults
 {
     /// <summary>
-    /// Returns the transcoder the client uses: the configured one, or the package's own with the client's limit, so that
-    /// a value too large is refused at Serialize, naming its type, before anything is sent.
+    /// Returns the transcoder the client uses: the package's own with the client's limit when none is configured, a
+    /// configured <see cref="ProtobufTranscoder"/> with the client's limit (sharing its contracts and caches), or any other
+    /// configured transcoder as it is (the client checks sizes itself before it sends).
     /// </summary>
-    /// <exception cref="MemcachedConfigurationException">The configured transcoder is a <see cref="ProtobufTranscoder"/> with
-    /// another limit than the client's: one of the two would silently win.</exception>
-    internal static ITranscoder Transcoder(ITranscoder? configured, int maxValueSize)
+    internal static ITranscoder Transcoder(ITranscoder? configured, int maxValueSize) => configured switch
     {
-        if (configured is ProtobufTranscoder own && own.MaxValueSize != maxValueSize)
-        {
-            ThrowHelper.ThrowInvalidClientOption(
-                nameof(MemcachedClientOptions.Transcoder),
-                $"is a ProtobufTranscoder with ProtobufTranscoderOptions.MaxValueSize {own.MaxValueSize}, but MemcachedClientOptions.MaxValueSize is "
-                + $"{maxValueSize}; set both to the same value (memcached's -I item size limit)");
-        }
+        null => CreateTranscoder(maxValueSize),
+        ProtobufTranscoder own => own.WithMaxValueSize(maxValueSize),
+        _ => configured,
+    };
 
-        return configured ?? CreateTranscoder(maxValueSize);
-    }
-
-    /// <summary>Creates the package's transcoder with the client's limit, from options configured by the caller (a configuration section).</summary>
-    /// <exception cref="MemcachedConfigurationException">The caller's options set another limit than the client's.</exception>
-    internal static ProtobufTranscoder CreateTranscoder(int maxValueSize, Action<ProtobufTranscoderOptions>? configure = null)
+    /// <summary>Creates the package's transcoder with the client's limit, from options the caller configured (a
+    /// configuration section) or the defaults; the options' limit is set to the client's.</summary>
+    internal static ProtobufTranscoder CreateTranscoder(int maxValueSize, ProtobufTranscoderOptions? options = null)
     {
-        var options = new ProtobufTranscoderOptions { MaxValueSize = maxValueSize };
-        configure?.Invoke(options);
-        if (options.MaxValueSize != maxValueSize)
-        {
-            ThrowHelper.ThrowInvalidClientOption(
-                nameof(MemcachedClientOptions.MaxValueSize),
-                $"is {maxValueSize}, but the transcoder's section sets MaxValueSize {options.MaxValueSize}; set the limit once, as the client's MaxValueSize");
-        }
-
+        options ??= new ProtobufTranscoderOptions();
+        options.MaxValueSize = maxValueSize;
         return new ProtobufTranscoder(options);
     }
 }

@@ -17,14 +17,28 @@ public class PackageDefaultsTests
     }
 
     [Fact]
-    public void Transcoder_ProtobufTranscoderWithAnotherLimit_ThrowsNamingBothSettings()
+    public void Transcoder_ProtobufTranscoderWithAnotherLimit_RunsWithTheClientsLimit()
     {
-        var e = Assert.Throws<MemcachedConfigurationException>(() => PackageDefaults.Transcoder(new ProtobufTranscoder(), 2 * 1024 * 1024));
+        var own = new ProtobufTranscoder(new ProtobufTranscoderOptions { MaxValueSize = 2048 });
 
-        Assert.Equal(
-            "MemcachedClientOptions.Transcoder is a ProtobufTranscoder with ProtobufTranscoderOptions.MaxValueSize 1048576, but "
-            + "MemcachedClientOptions.MaxValueSize is 2097152; set both to the same value (memcached's -I item size limit).",
-            e.Message);
+        var used = Assert.IsType<ProtobufTranscoder>(PackageDefaults.Transcoder(own, 4096));
+
+        Assert.Equal(4096, used.MaxValueSize);
+        Assert.Equal(4096, used.Serialize(new byte[4096]).Data.Count);
+        Assert.Throws<TranscoderException>(() => used.Serialize(new byte[4097]));
+        Assert.Equal(2048, own.MaxValueSize); // the instance given is left as it is
+    }
+
+    [Fact]
+    public void Transcoder_ProtobufTranscoderWithAnotherLimit_SharesItsContracts()
+    {
+        var own = new ProtobufTranscoder(new ProtobufTranscoderOptions { MaxValueSize = 2048, TypeAliases = { [typeof(LimitProbe)] = 7 } });
+
+        var used = Assert.IsType<ProtobufTranscoder>(PackageDefaults.Transcoder(own, 4096));
+        CacheItem item = used.Serialize(new LimitProbe { Name = "n" });
+
+        Assert.Equal("n", Assert.IsType<LimitProbe>(own.Deserialize(item)).Name);
+        Assert.Equal(own.DescribeContract(typeof(LimitProbe)).Fingerprint, used.DescribeContract(typeof(LimitProbe)).Fingerprint);
     }
 
     [Fact]
@@ -36,22 +50,33 @@ public class PackageDefaultsTests
     }
 
     [Fact]
-    public void CreateTranscoder_SectionSettingAnotherLimit_ThrowsNamingTheClientsSetting()
+    public void CreateTranscoder_SectionSettingAnotherLimit_RunsWithTheClientsLimit()
     {
-        var section = new ConfigurationBuilder().AddInMemoryCollection(new Dictionary<string, string?> { ["MaxValueSize"] = "10" }).Build();
+        var section = new ConfigurationBuilder().AddInMemoryCollection(new Dictionary<string, string?> { ["MaxValueSize"] = "10", ["Compression"] = "None" }).Build();
+        var options = new ProtobufTranscoderOptions();
+        section.Bind(options);
 
-        var e = Assert.Throws<MemcachedConfigurationException>(() => PackageDefaults.CreateTranscoder(1000, section.Bind));
+        ProtobufTranscoder transcoder = PackageDefaults.CreateTranscoder(1000, options);
 
-        Assert.Equal(
-            "MemcachedClientOptions.MaxValueSize is 1000, but the transcoder's section sets MaxValueSize 10; set the limit once, as the client's MaxValueSize.",
-            e.Message);
+        Assert.Equal(1000, transcoder.MaxValueSize);
+        Assert.Equal(1000, transcoder.Serialize(new string('a', 1000)).Data.Count);
     }
 
     [Fact]
-    public void Constructor_ClientWithAProtobufTranscoderOfAnotherLimit_IsRefusedAtStartUp()
+    public async Task Constructor_ClientWithAProtobufTranscoderOfAnotherLimit_StoresUpToTheClientsLimit()
     {
-        var options = new MemcachedClientOptions { Servers = { "127.0.0.1:11211" }, MaxValueSize = 2 * 1024 * 1024, Transcoder = new ProtobufTranscoder() };
+        var options = new MemcachedClientOptions { Servers = { "127.0.0.1:1" }, MaxValueSize = 100, Transcoder = new ProtobufTranscoder() };
+        using var client = new MemcachedClient(options);
 
-        Assert.Throws<MemcachedConfigurationException>(() => new MemcachedClient(options));
+        var e = await Assert.ThrowsAsync<TranscoderException>(() => client.SetAsync("k", new byte[101], TimeSpan.FromMinutes(1)));
+
+        Assert.Contains("above ProtobufTranscoderOptions.MaxValueSize (100 bytes)", e.Message, StringComparison.Ordinal);
+    }
+
+    [ProtoBuf.ProtoContract]
+    public sealed class LimitProbe
+    {
+        [ProtoBuf.ProtoMember(1)]
+        public string? Name { get; set; }
     }
 }

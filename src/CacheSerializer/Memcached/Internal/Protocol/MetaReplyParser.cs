@@ -13,7 +13,8 @@ internal static class MetaReplyParser
     /// <summary>Reply lines are short (a code, a size and a few flags; a key echo at most 250 bytes): anything longer is garbage.</summary>
     internal const int MaxLineLength = 8192;
 
-    /// <summary>Larger than any item memcached stores (its -I limit tops out at 1 GiB).</summary>
+    /// <summary>The largest item memcached stores (its -I limit tops out at 1 GiB): the bound of every value length, and
+    /// of <see cref="MemcachedClientOptions.MaxValueSize"/>.</summary>
     internal const int MaxDataLength = 1024 * 1024 * 1024;
 
     /// <summary>How far a reply's value may exceed <see cref="MemcachedClientOptions.MaxValueSize"/> before the
@@ -117,6 +118,18 @@ internal static class MetaReplyParser
         return lf + 1 + (int)size + 2;
     }
 
+    /// <summary>Reads an error line, the answer any command (meta or text) may get: <c>ERROR</c>, <c>CLIENT_ERROR &lt;text&gt;</c>
+    /// or <c>SERVER_ERROR &lt;text&gt;</c>.</summary>
+    /// <returns>False when the line is not an error.</returns>
+    internal static bool TryParseError(ReadOnlySpan<byte> line, out MetaReplyCode code)
+    {
+        code = line.SequenceEqual("ERROR"u8) || line.StartsWith("ERROR "u8) ? MetaReplyCode.Error
+            : line.StartsWith("CLIENT_ERROR"u8) ? MetaReplyCode.ClientError
+            : line.StartsWith("SERVER_ERROR"u8) ? MetaReplyCode.ServerError
+            : MetaReplyCode.Value;
+        return code != MetaReplyCode.Value;
+    }
+
     private static MetaReplyCode ParseCode(ReadOnlySpan<byte> line)
     {
         if (line.Length == 2 || (line.Length > 2 && line[2] == (byte)' '))
@@ -140,19 +153,9 @@ internal static class MetaReplyParser
             }
         }
 
-        if (line.SequenceEqual("ERROR"u8) || line.StartsWith("ERROR "u8))
+        if (TryParseError(line, out MetaReplyCode error))
         {
-            return MetaReplyCode.Error;
-        }
-
-        if (line.StartsWith("CLIENT_ERROR"u8))
-        {
-            return MetaReplyCode.ClientError;
-        }
-
-        if (line.StartsWith("SERVER_ERROR"u8))
-        {
-            return MetaReplyCode.ServerError;
+            return error;
         }
 
         throw new ProtocolViolationException($"\"{System.Text.Encoding.ASCII.GetString(line[..Math.Min(line.Length, 64)])}\" is not a meta reply");

@@ -1,6 +1,5 @@
 using System.Buffers;
 using System.Buffers.Text;
-using CacheSerializer.Memcached.Internal.Requests;
 
 namespace CacheSerializer.Memcached.Internal.Protocol;
 
@@ -27,7 +26,7 @@ internal static class MetaWriter
     /// <param name="recacheTtl">With more than 0, <c>R</c>: a hit whose remaining TTL is below this many seconds wins
     /// (<c>W</c>), once; 0 for none.</param>
     internal static void WriteGet(IBufferWriter<byte> writer, in MemcachedKey key, bool value, bool cas, long touchTtl, bool quiet, uint opaque, bool ttl = false,
-        long vivifyTtl = -1, long recacheTtl = 0)
+        long vivifyTtl = Expiration.None, long recacheTtl = 0)
     {
         var w = new Cursor(writer, key.Wire.Length + 128);
         w.Ascii("mg "u8);

@@ -13,13 +13,14 @@ internal sealed class ArithmeticRequest : MetaRequest<ulong?>
     private readonly ulong? _initial;
     private readonly long _ttl;
 
-    internal ArithmeticRequest(MemcachedKey key, bool decrement, ulong delta, ulong? initial, long ttl)
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="expiration"/> is negative.</exception>
+    internal ArithmeticRequest(MemcachedKey key, bool decrement, ulong delta, ulong? initial, TimeSpan? expiration)
     {
         _key = key;
         _decrement = decrement;
         _delta = delta;
         _initial = initial;
-        _ttl = ttl;
+        _ttl = Expiration.ToTtl(expiration);
     }
 
     internal override string Operation => _decrement ? "decr" : "incr";

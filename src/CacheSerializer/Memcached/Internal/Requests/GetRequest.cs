@@ -22,17 +22,26 @@ internal sealed class GetRequest : MetaRequest<GetReply>
     private readonly long _recacheTtl;
     private readonly Action<MemcachedKey, ulong>? _returnWin;
 
+    /// <summary><c>mg &lt;key&gt; v f c</c>: a plain read.</summary>
     /// <param name="key">The key.</param>
-    /// <param name="cas">Whether the caller wants the CAS token (it is read in any case; this names the operation "gets").</param>
-    /// <param name="touchTtl">A TTL to set on a hit (get-and-touch), or -1.</param>
-    /// <param name="ttl">Whether to ask for the remaining TTL.</param>
     /// <param name="pooled">Whether the value may be copied into a rented array (the caller then calls <see cref="GetReply.Release"/>).</param>
     /// <param name="returnWin">Called on the read thread with the key and CAS token of a win this read received and
     /// cannot use; null to keep it.</param>
-    internal GetRequest(MemcachedKey key, bool cas, long touchTtl, bool ttl = false, bool pooled = false, Action<MemcachedKey, ulong>? returnWin = null)
-        : this(key, cas, touchTtl, ttl, pooled, returnWin, vivifyTtl: -1, recacheTtl: 0)
-    {
-    }
+    internal static GetRequest Get(MemcachedKey key, bool pooled, Action<MemcachedKey, ulong>? returnWin) =>
+        new(key, cas: false, Expiration.None, ttl: false, pooled, returnWin, Expiration.None, recacheTtl: 0);
+
+    /// <summary>A read for a caller that wants the CAS token (named "gets"; the token is read in any case).</summary>
+    internal static GetRequest Gets(MemcachedKey key, bool pooled, Action<MemcachedKey, ulong>? returnWin) =>
+        new(key, cas: true, Expiration.None, ttl: false, pooled, returnWin, Expiration.None, recacheTtl: 0);
+
+    /// <summary><c>mg &lt;key&gt; v f c T&lt;ttl&gt;</c>: a read that also sets a new expiration on a hit.</summary>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="expiration"/> is negative.</exception>
+    internal static GetRequest GetAndTouch(MemcachedKey key, TimeSpan? expiration, bool pooled, Action<MemcachedKey, ulong>? returnWin) =>
+        new(key, cas: false, Expiration.ToTtl(expiration), ttl: false, pooled, returnWin, Expiration.None, recacheTtl: 0);
+
+    /// <summary><c>mg &lt;key&gt; v f c t</c>: a read that also returns the remaining TTL (<see cref="GetReply.Ttl"/>).</summary>
+    internal static GetRequest GetWithTtl(MemcachedKey key, bool pooled, Action<MemcachedKey, ulong>? returnWin) =>
+        new(key, cas: false, Expiration.None, ttl: true, pooled, returnWin, Expiration.None, recacheTtl: 0);
 
     private GetRequest(MemcachedKey key, bool cas, long touchTtl, bool ttl, bool pooled, Action<MemcachedKey, ulong>? returnWin, long vivifyTtl, long recacheTtl)
     {
@@ -54,7 +63,7 @@ internal sealed class GetRequest : MetaRequest<GetReply>
     /// A miss creates a placeholder and wins (<c>W</c>); a hit whose TTL is below <paramref name="recacheTtl"/>, or an
     /// item marked stale, wins once; every other get of it meanwhile sees <c>Z</c>.</summary>
     internal static GetRequest Lease(MemcachedKey key, long vivifyTtl, long recacheTtl, bool pooled) =>
-        new(key, cas: true, touchTtl: -1, ttl: false, pooled, returnWin: null, vivifyTtl, recacheTtl);
+        new(key, cas: true, Expiration.None, ttl: false, pooled, returnWin: null, vivifyTtl, recacheTtl);
 
     internal override void Write(IBufferWriter<byte> writer) =>
         MetaWriter.WriteGet(writer, _key, value: true, cas: true, _touchTtl, quiet: false, Opaque, _ttl, _vivifyTtl, _recacheTtl);

@@ -39,14 +39,19 @@ internal sealed class KeyRequest : MetaRequest<bool>
     private protected override string Command => _kind == Kind.Touch ? "mg" : "md";
 
     /// <summary><c>md &lt;key&gt; [C&lt;cas&gt;]</c>: removes the item (only if its CAS token is <paramref name="cas"/>, when not 0).</summary>
-    internal static KeyRequest Delete(MemcachedKey key, ulong cas = 0) => new(key, Kind.Delete, -1, cas, null);
+    internal static KeyRequest Delete(MemcachedKey key, ulong cas = 0) => new(key, Kind.Delete, Expiration.None, cas, null);
 
     /// <summary><c>md &lt;key&gt; I [T&lt;ttl&gt;] [C&lt;cas&gt;]</c>: marks the item stale, so the next <c>mg</c> wins
-    /// (<c>X W</c>) and the others see <c>X Z</c>; <paramref name="ttl"/> -1 keeps its TTL.</summary>
-    internal static KeyRequest Invalidate(MemcachedKey key, long ttl, ulong cas = 0) => new(key, Kind.Invalidate, ttl, cas, null);
+    /// (<c>X W</c>) and the others see <c>X Z</c>, for <paramref name="seconds"/> from now.</summary>
+    internal static KeyRequest Invalidate(MemcachedKey key, long seconds, ulong cas = 0) => new(key, Kind.Invalidate, seconds, cas, null);
+
+    /// <summary><c>md &lt;key&gt; I C&lt;cas&gt;</c>: marks the item stale, keeping its TTL, if it is still the version read.</summary>
+    internal static KeyRequest InvalidateKeepingTtl(MemcachedKey key, ulong cas) => new(key, Kind.Invalidate, Expiration.None, cas, null);
 
     /// <summary><c>mg &lt;key&gt; c T&lt;ttl&gt;</c>; a win it receives (an item marked stale) goes to <paramref name="returnWin"/>.</summary>
-    internal static KeyRequest Touch(MemcachedKey key, long ttl, Action<MemcachedKey, ulong>? returnWin = null) => new(key, Kind.Touch, ttl, 0, returnWin);
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="expiration"/> is negative.</exception>
+    internal static KeyRequest Touch(MemcachedKey key, TimeSpan? expiration, Action<MemcachedKey, ulong>? returnWin = null) =>
+        new(key, Kind.Touch, Expiration.ToTtl(expiration), 0, returnWin);
 
     internal override void Write(IBufferWriter<byte> writer)
     {

@@ -1,4 +1,6 @@
 using System.Buffers;
+using System.Text;
+using CacheSerializer.Memcached.Internal.Protocol;
 
 namespace CacheSerializer.Memcached.Internal.Requests;
 
@@ -72,13 +74,14 @@ internal abstract class MemcachedRequest<TResult> : MemcachedRequest
         _completion.TrySetResult(result);
     }
 
-    /// <summary>Fails the call with the error a <c>SERVER_ERROR</c>, <c>CLIENT_ERROR</c> or <c>ERROR</c> line means for it.</summary>
-    private protected void CompleteWithError(string line)
+    /// <summary>Fails the call with the error a <c>SERVER_ERROR</c>, <c>CLIENT_ERROR</c> or <c>ERROR</c> line means for it,
+    /// classified once from the parsed code (<see cref="Failures.OfErrorReply"/>).</summary>
+    private protected void CompleteWithError(MetaReplyCode code, ReadOnlySpan<byte> line)
     {
         Outcome = "error";
-        _completion.TrySetException(ErrorFor(line));
+        _completion.TrySetException(ErrorFor(Failures.OfErrorReply(code, line), Encoding.ASCII.GetString(line)));
     }
 
-    /// <summary>The exception an error line means for this request; a store overrides it for "object too large".</summary>
-    private protected virtual MemcachedException ErrorFor(string line) => ThrowHelper.ErrorReply(Server, Operation, line);
+    /// <summary>The exception an error reply means for this request; a store overrides it to say how large its value was.</summary>
+    private protected virtual MemcachedException ErrorFor(MemcachedErrorKind kind, string line) => ThrowHelper.ErrorReply(Server, Operation, kind, line);
 }

@@ -24,7 +24,7 @@ internal abstract class MetaRequest<TResult> : MemcachedRequest<TResult>
         if (reply.IsError)
         {
             // Error lines carry no opaque: memcached answers them in order, and stays in step (checked on 1.6.18).
-            CompleteWithError(reply.LineText);
+            CompleteWithError(reply.Code, reply.Line);
             return true;
         }
 

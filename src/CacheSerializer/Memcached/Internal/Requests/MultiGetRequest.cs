@@ -18,7 +18,8 @@ internal sealed class MultiGetRequest : MemcachedRequest<GetReply[]>
     private readonly Action<MemcachedKey, ulong>? _returnWin;
     private long _lastIndex = -1;
     private int _hits;
-    private string? _error;
+    private MetaReplyCode _errorCode;
+    private byte[]? _errorLine;
 
     /// <param name="keys">The keys, in the order of their indexes.</param>
     /// <param name="pooled">Whether values may be copied into rented arrays (the caller then releases every reply).</param>
@@ -39,7 +40,7 @@ internal sealed class MultiGetRequest : MemcachedRequest<GetReply[]>
     {
         for (int i = 0; i < _keys.Count; i++)
         {
-            MetaWriter.WriteGet(writer, _keys[i], value: true, cas: true, touchTtl: -1, quiet: true, (uint)i);
+            MetaWriter.WriteGet(writer, _keys[i], value: true, cas: true, Expiration.None, quiet: true, (uint)i);
         }
 
         MetaWriter.WriteNoop(writer);
@@ -76,9 +77,9 @@ internal sealed class MultiGetRequest : MemcachedRequest<GetReply[]>
 
                 return false;
             case MetaReplyCode.Noop:
-                if (_error is not null)
+                if (_errorLine is not null)
                 {
-                    CompleteWithError(_error);
+                    CompleteWithError(_errorCode, _errorLine);
                 }
                 else
                 {
@@ -87,7 +88,12 @@ internal sealed class MultiGetRequest : MemcachedRequest<GetReply[]>
 
                 return true;
             case MetaReplyCode.Error or MetaReplyCode.ClientError or MetaReplyCode.ServerError:
-                _error ??= reply.LineText;
+                if (_errorLine is null)
+                {
+                    _errorCode = reply.Code;
+                    _errorLine = reply.Line.ToArray();
+                }
+
                 return false;
             default:
                 throw new ProtocolViolationException($"\"{reply.LineText}\" is not a reply to a quiet mg batch");

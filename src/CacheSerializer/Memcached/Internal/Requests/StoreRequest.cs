@@ -12,14 +12,24 @@ internal sealed class StoreRequest : MetaRequest<MemcachedStoreResult>
     private readonly long _ttl;
     private readonly ulong _cas;
 
-    internal StoreRequest(MemcachedKey key, StoreMode mode, CacheItem item, long ttl, ulong cas)
+    /// <summary>Creates the store.</summary>
+    /// <param name="key">The key.</param>
+    /// <param name="mode">What to do when the key exists or not.</param>
+    /// <param name="item">The flags and bytes to store.</param>
+    /// <param name="expiration">When the item expires; null or zero for never (<see cref="Expiration.ToTtl(TimeSpan?, string)"/>).</param>
+    /// <param name="cas">Store only if the item's CAS token is this one; 0 for no check.</param>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="expiration"/> is negative.</exception>
+    internal StoreRequest(MemcachedKey key, StoreMode mode, CacheItem item, TimeSpan? expiration, ulong cas)
     {
         _key = key;
         _mode = mode;
         _item = item;
-        _ttl = ttl;
+        _ttl = Expiration.ToTtl(expiration);
         _cas = cas;
     }
+
+    /// <summary>Gets the size of the value to store.</summary>
+    internal int ValueSize => _item.Data.Count;
 
     internal override string Operation => _cas != 0 ? "cas" : _mode switch
     {
@@ -56,9 +66,9 @@ internal sealed class StoreRequest : MetaRequest<MemcachedStoreResult>
         return true;
     }
 
-    private protected override MemcachedException ErrorFor(string line) => line.Contains("too large", StringComparison.Ordinal)
+    private protected override MemcachedException ErrorFor(MemcachedErrorKind kind, string line) => kind == MemcachedErrorKind.ValueTooLarge
         // memcached swallows the data block of an oversized ms and stays in step (checked on 1.6.18).
         ? new MemcachedException(MemcachedErrorKind.ValueTooLarge, Server, Operation,
             $"{Operation} on {Server}: the server refused a value of {_item.Data.Count} bytes (\"{line}\"): it is above the server's item size limit (memcached -I, default 1 MiB, which also counts the key and about 50 bytes of item header).")
-        : base.ErrorFor(line);
+        : base.ErrorFor(kind, line);
 }

@@ -66,9 +66,9 @@ internal sealed class TextRequest : MemcachedRequest<IReadOnlyDictionary<string,
             return false;
         }
 
-        if (line.StartsWith("SERVER_ERROR"u8) || line.StartsWith("CLIENT_ERROR"u8) || line.SequenceEqual("ERROR"u8))
+        if (MetaReplyParser.TryParseError(line, out MetaReplyCode error))
         {
-            CompleteWithError(Encoding.ASCII.GetString(line));
+            CompleteWithError(error, line);
             return true;
         }
 

@@ -1,4 +1,4 @@
-namespace CacheSerializer.Memcached.Internal;
+namespace CacheSerializer.Memcached.Internal.Protocol;
 
 /// <summary>Turns a .NET expiration into memcached's TTL token.</summary>
 /// <remarks>
@@ -12,6 +12,9 @@ internal static class Expiration
 {
     /// <summary>memcached reads a TTL above 30 days as a Unix time, not an offset (doc/protocol.txt, "Expiration times").</summary>
     internal const long MaxRelativeSeconds = 60 * 60 * 24 * 30;
+
+    /// <summary>The TTL argument that means "none": no <c>T</c> flag (no touch, keep the item's TTL), no <c>N</c>.</summary>
+    internal const long None = -1;
 
     /// <summary>The last Unix time memcached can hold: <see cref="int.MaxValue"/>, 2038-01-19T03:14:07Z.</summary>
     internal const long MaxAbsoluteSeconds = int.MaxValue;

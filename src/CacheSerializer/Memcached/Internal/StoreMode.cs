@@ -1,4 +1,4 @@
-namespace CacheSerializer.Memcached.Internal.Requests;
+namespace CacheSerializer.Memcached.Internal;
 
 /// <summary>What a store does when the key exists or not, in the client's terms; <see cref="Protocol.MetaWriter"/> alone
 /// knows the meta protocol's mode letters.</summary>
