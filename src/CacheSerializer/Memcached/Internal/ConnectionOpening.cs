@@ -49,31 +49,32 @@ internal sealed class ConnectionOpening
     internal string Stage { get; private set; } = ConnectionStage.Connecting;
 
     /// <summary>Connects <paramref name="socket"/> and runs the handshake and greeting the settings ask for.</summary>
-    /// <returns>The TLS stream over the socket, or null for plaintext.</returns>
+    /// <returns>The TLS framing over the socket, or null for plaintext.</returns>
     /// <exception cref="System.Net.Sockets.SocketException">The TCP connect failed.</exception>
     /// <exception cref="MemcachedException">TLS or authentication failed, or the server answered nonsense.</exception>
     /// <exception cref="OperationCanceledException"><paramref name="timeout"/> was cancelled.</exception>
-    internal SslStream? Run(PolledSocket socket, IPEndPoint remote, CancellationToken timeout)
+    internal TlsFraming? Run(PolledSocket socket, IPEndPoint remote, CancellationToken timeout)
     {
         socket.Connect(remote, timeout);
         TlsSettings? tls = _settings.TlsFor(_endpoint);
+        var stream = new PolledSocketStream(socket);
         SslStream? ssl = null;
         try
         {
             if (tls is not null)
             {
                 Stage = ConnectionStage.Handshake;
-                ssl = Handshake(socket, tls, timeout);
+                ssl = Handshake(stream, tls, timeout);
             }
 
             if (ssl is not null || _settings.Credentials is not null)
             {
                 Stage = ConnectionStage.Greeting;
-                Greet(ssl ?? (Stream)socket, ssl is not null, timeout);
+                Greet(ssl ?? (Stream)stream, ssl is not null, timeout);
             }
 
-            socket.Opened(tls: ssl is not null);
-            return ssl;
+            socket.Opened();
+            return ssl is null ? null : new TlsFraming(ssl, stream);
         }
         catch
         {
@@ -82,7 +83,7 @@ internal sealed class ConnectionOpening
         }
     }
 
-    private SslStream Handshake(PolledSocket socket, TlsSettings tls, CancellationToken timeout)
+    private SslStream Handshake(PolledSocketStream socket, TlsSettings tls, CancellationToken timeout)
     {
         SslClientAuthenticationOptions options = tls.ClientOptions(_endpoint, out TlsSettings.CertificateVerdict verdict);
         var ssl = new SslStream(socket, leaveInnerStreamOpen: true);

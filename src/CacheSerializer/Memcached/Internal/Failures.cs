@@ -81,4 +81,20 @@ internal static class Failures
         cause is MemcachedException { Kind: var kind } reason && (kind == MemcachedErrorKind.ServerDown || IsRefusal(kind))
             ? ThrowHelper.ForOperation(reason, operation)
             : ThrowHelper.NotSent(server, operation, cause);
+
+    /// <summary>Why a connection's read side stopped, as the cause and kind it breaks the connection with.</summary>
+    /// <param name="error">What the read threw; null when the server closed the connection.</param>
+    /// <param name="neverAnswered">Whether the connection is plaintext and the server closed or reset it before answering
+    /// anything it was sent: a server that refuses it, most likely one that requires TLS (memcached -Z 1.6.18 resets it).
+    /// That counts as a failed connect, which marks the server down (logged once) instead of failing call after call on
+    /// new connections.</param>
+    /// <param name="server">The server's name.</param>
+    /// <param name="operation">The operation awaiting a reply (for a protocol error's message).</param>
+    internal static (Exception Cause, MemcachedErrorKind Kind) OfReadFailure(Exception? error, bool neverAnswered, string server, string operation) => error switch
+    {
+        MemcachedException refused => (refused, refused.Kind), // a server that requires authentication the client was not given
+        ProtocolViolationException violation => (ThrowHelper.ProtocolError(server, operation, violation.Message), MemcachedErrorKind.ProtocolError),
+        _ when neverAnswered => (new IOException($"{server} closed the connection before answering anything ({error?.Message ?? "end of stream"}); {ThrowHelper.PlaintextToTlsHint}", error), MemcachedErrorKind.ConnectFailed),
+        _ => (error ?? new IOException($"{server} closed the connection"), MemcachedErrorKind.ConnectionBroken),
+    };
 }

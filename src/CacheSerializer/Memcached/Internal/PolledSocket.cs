@@ -12,7 +12,7 @@ namespace CacheSerializer.Memcached.Internal;
 /// finds data, so a receive costs one system call, and the connection's loops never wait for the thread pool. TLS runs
 /// over it through <see cref="TlsFraming"/>, so it keeps these properties.
 /// </remarks>
-internal sealed class PolledSocket
+internal sealed class PolledSocket : IDisposable
 {
     /// <summary>The longest a wait sits in <c>poll</c> before it checks whether the socket was closed.</summary>
     private const int PollMicroseconds = 500_000;
@@ -115,6 +115,9 @@ internal sealed class PolledSocket
 
         _socket.Dispose();
     }
+
+    /// <summary>Closes the socket (<see cref="CloseSocket"/>).</summary>
+    public void Dispose() => CloseSocket();
 
     /// <summary>Blocks in <c>poll</c> until the socket is ready; bounded, so a close (which also shuts the socket down)
     /// and, while opening, the connect timeout are always seen.</summary>
