@@ -40,7 +40,8 @@ internal abstract class MemcachedRequest
     /// <summary>Writes the command bytes.</summary>
     internal abstract void Write(IBufferWriter<byte> writer);
 
-    /// <summary>Consumes reply bytes; true when the whole reply has been consumed.</summary>
+    /// <summary>Consumes reply bytes; true when the whole reply has been consumed, and its result is then ready for
+    /// <see cref="Publish"/>.</summary>
     /// <param name="buffer">The unread bytes.</param>
     /// <param name="consumed">How many bytes were consumed; 0 with false means more bytes are needed.</param>
     /// <exception cref="ProtocolViolationException">The bytes are not a reply to this request.</exception>
@@ -48,6 +49,10 @@ internal abstract class MemcachedRequest
 
     /// <summary>Fails the request (connection broken, timeout); no-op if it already completed.</summary>
     internal abstract void Fail(Exception exception);
+
+    /// <summary>Hands the result of a whole reply (<see cref="TryParse"/> returned true) to the caller: its continuation is
+    /// queued to the thread pool, never run here.</summary>
+    internal abstract void Publish();
 }
 
 /// <summary>A request whose caller awaits a <typeparamref name="TResult"/>.</summary>
@@ -55,6 +60,8 @@ internal abstract class MemcachedRequest<TResult> : MemcachedRequest
 {
     // Continuations run on the thread pool, never inline on the connection's read thread, so no caller can stall it.
     private readonly TaskCompletionSource<TResult> _completion = new(TaskCreationOptions.RunContinuationsAsynchronously);
+    private TResult _result = default!;
+    private Exception? _error;
 
     internal Task<TResult> Task => _completion.Task;
 
@@ -66,12 +73,26 @@ internal abstract class MemcachedRequest<TResult> : MemcachedRequest
 
     internal override void Fail(Exception exception) => _completion.TrySetException(exception);
 
+    internal override void Publish()
+    {
+        if (_error is null)
+        {
+            _completion.TrySetResult(_result);
+        }
+        else
+        {
+            _completion.TrySetException(_error);
+        }
+    }
+
     internal void Cancel(CancellationToken token) => _completion.TrySetCanceled(token);
 
+    /// <summary>The reply is read: its result waits for <see cref="Publish"/> (the read side publishes the results of a
+    /// batch of replies together, once the batch is read).</summary>
     private protected void Complete(TResult result, string outcome)
     {
         Outcome = outcome;
-        _completion.TrySetResult(result);
+        _result = result;
     }
 
     /// <summary>Fails the call with the error a <c>SERVER_ERROR</c>, <c>CLIENT_ERROR</c> or <c>ERROR</c> line means for it,
@@ -79,7 +100,7 @@ internal abstract class MemcachedRequest<TResult> : MemcachedRequest
     private protected void CompleteWithError(MetaReplyCode code, ReadOnlySpan<byte> line)
     {
         Outcome = "error";
-        _completion.TrySetException(ErrorFor(Failures.OfErrorReply(code, line), Encoding.ASCII.GetString(line)));
+        _error = ErrorFor(Failures.OfErrorReply(code, line), Encoding.ASCII.GetString(line));
     }
 
     /// <summary>The exception an error reply means for this request; a store overrides it to say how large its value was.</summary>
