@@ -43,7 +43,7 @@ public abstract class CacheCodec<T> : CacheCodec
         var output = new ArrayBufferWriter<byte>();
         Write((T)value, output);
         // The written bytes are a prefix of the writer's own array: handed on as they are, not copied.
-        return MemoryMarshal.TryGetArray(output.WrittenMemory, out var written) ? written : new ArraySegment<byte>(output.WrittenSpan.ToArray());
+        return MemoryMarshal.TryGetArray(output.WrittenMemory, out ArraySegment<byte> written) ? written : new ArraySegment<byte>(output.WrittenSpan.ToArray());
     }
 
     internal sealed override object? ReadObject(ReadOnlySpan<byte> payload) => Read(payload);

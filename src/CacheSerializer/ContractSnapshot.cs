@@ -28,10 +28,10 @@ public static class ContractSnapshot
     {
         ArgumentNullException.ThrowIfNull(contracts);
         var text = new StringBuilder("# CacheSerializer contracts: what each cached type's items are written under (ContractSnapshot).\n");
-        foreach (var contract in contracts.OrderBy(contract => contract.Name, StringComparer.Ordinal))
+        foreach (CacheContract contract in contracts.OrderBy(contract => contract.Name, StringComparer.Ordinal))
         {
             text.Append(TypePrefix).Append(contract.Name).Append(" 0x").Append(contract.Fingerprint.ToString("X8", CultureInfo.InvariantCulture)).Append('\n');
-            foreach (var line in contract.Description.Split('\n', StringSplitOptions.RemoveEmptyEntries))
+            foreach (string line in contract.Description.Split('\n', StringSplitOptions.RemoveEmptyEntries))
             {
                 text.Append(Indent).Append(line).Append('\n');
             }
@@ -53,13 +53,13 @@ public static class ContractSnapshot
     {
         ArgumentNullException.ThrowIfNull(snapshot);
         ArgumentNullException.ThrowIfNull(current);
-        var before = Parse(snapshot);
+        Dictionary<string, (uint Fingerprint, string Description)> before = Parse(snapshot);
         var after = current.ToDictionary(contract => contract.Name, contract => (contract.Fingerprint, contract.Description), StringComparer.Ordinal);
         var changes = new List<ContractChange>();
-        foreach (var name in before.Keys.Union(after.Keys).Order(StringComparer.Ordinal))
+        foreach (string name in before.Keys.Union(after.Keys).Order(StringComparer.Ordinal))
         {
-            var had = before.TryGetValue(name, out var old);
-            var has = after.TryGetValue(name, out var now);
+            bool had = before.TryGetValue(name, out (uint Fingerprint, string Description) old);
+            bool has = after.TryGetValue(name, out (uint Fingerprint, string Description) now);
             if (had && has && old.Fingerprint == now.Fingerprint && old.Description == now.Description)
             {
                 continue;
@@ -79,11 +79,11 @@ public static class ContractSnapshot
         string? name = null;
         uint fingerprint = 0;
         var description = new StringBuilder();
-        var number = 0;
-        foreach (var raw in snapshot.Split('\n'))
+        int number = 0;
+        foreach (string raw in snapshot.Split('\n'))
         {
             number++;
-            var line = raw.TrimEnd('\r');
+            string line = raw.TrimEnd('\r');
             if (line.Length == 0 || line.StartsWith('#'))
             {
                 continue;
@@ -97,7 +97,7 @@ public static class ContractSnapshot
 
             if (!line.StartsWith(TypePrefix, StringComparison.Ordinal)
                 || line.LastIndexOf(" 0x", StringComparison.Ordinal) is var at && at <= TypePrefix.Length
-                || !uint.TryParse(line.AsSpan(at + 3), NumberStyles.AllowHexSpecifier, CultureInfo.InvariantCulture, out var parsed))
+                || !uint.TryParse(line.AsSpan(at + 3), NumberStyles.AllowHexSpecifier, CultureInfo.InvariantCulture, out uint parsed))
             {
                 throw new FormatException($"Line {number} of the contract snapshot is neither 'type <name> 0x<fingerprint>' nor an indented description line: '{line}'.");
             }
@@ -123,13 +123,13 @@ public static class ContractSnapshot
     // Line by line, keyed so that a member reads as "#0 member 3: System.String -> System.Int32".
     private static List<string> Differences(string before, string after)
     {
-        var old = Lines(before);
-        var now = Lines(after);
+        Dictionary<string, string> old = Lines(before);
+        Dictionary<string, string> now = Lines(after);
         var differences = new List<string>();
-        foreach (var key in old.Keys.Union(now.Keys))
+        foreach (string key in old.Keys.Union(now.Keys))
         {
-            var had = old.TryGetValue(key, out var was);
-            var has = now.TryGetValue(key, out var @is);
+            bool had = old.TryGetValue(key, out string? was);
+            bool has = now.TryGetValue(key, out string? @is);
             if (had && has && was == @is)
             {
                 continue;
@@ -144,8 +144,8 @@ public static class ContractSnapshot
     private static Dictionary<string, string> Lines(string description)
     {
         var lines = new Dictionary<string, string>(StringComparer.Ordinal);
-        var message = "";
-        foreach (var line in description.Split('\n', StringSplitOptions.RemoveEmptyEntries))
+        string message = "";
+        foreach (string line in description.Split('\n', StringSplitOptions.RemoveEmptyEntries))
         {
             if (line.StartsWith('#'))
             {
@@ -158,7 +158,7 @@ public static class ContractSnapshot
             }
             else if (line != "}")
             {
-                var space = line.IndexOf(' ', StringComparison.Ordinal);
+                int space = line.IndexOf(' ', StringComparison.Ordinal);
                 lines[space > 0 ? line[..space] : line] = space > 0 ? line[(space + 1)..] : line;
             }
         }

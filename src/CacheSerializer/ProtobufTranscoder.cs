@@ -58,8 +58,8 @@ public sealed class ProtobufTranscoder : ITranscoder
         _maxDecompressionRatio = options.MaxDecompressionRatio;
 
         var registry = new TypeRegistry(new Dictionary<Type, int>(options.TypeAliases));
-        var fallback = options.BinaryFormatterFallbackTypes.Count > 0 ? new BinaryFormatterCodec([.. options.BinaryFormatterFallbackTypes]) : null;
-        var userCodecs = options.Codecs.Select(codec => new UserCodecAdapter(codec)).ToArray();
+        BinaryFormatterCodec? fallback = options.BinaryFormatterFallbackTypes.Count > 0 ? new BinaryFormatterCodec([.. options.BinaryFormatterFallbackTypes]) : null;
+        UserCodecAdapter[] userCodecs = options.Codecs.Select(codec => new UserCodecAdapter(codec)).ToArray();
         _chain = new CodecChain(userCodecs, registry, new ProtobufNetAdapter(options.Model ?? CreateModel(options.NullWrappedCollections)), fallback);
 
         _readers = new ReaderTable(
@@ -149,9 +149,9 @@ public sealed class ProtobufTranscoder : ITranscoder
             return new CacheItem(TranscoderFlags.Null, NullCodec.Payload);
         }
 
-        var type = value.GetType();
-        var writer = _chain.For(type);
-        var flags = writer.Flags;
+        Type type = value.GetType();
+        IValueWriter writer = _chain.For(type);
+        uint flags = writer.Flags;
         ArraySegment<byte> payload;
         try
         {
@@ -194,8 +194,8 @@ public sealed class ProtobufTranscoder : ITranscoder
     /// names a type this transcoder does not know or refuses, or is under flags nothing here reads.</exception>
     public T? Deserialize<T>(CacheItem item)
     {
-        var flags = item.Flags;
-        var reader = _readers.Find(flags, out var compressed);
+        uint flags = item.Flags;
+        IValueReader? reader = _readers.Find(flags, out bool compressed);
         if (reader is null)
         {
             return ReadWithInner<T>(item);
@@ -216,7 +216,7 @@ public sealed class ProtobufTranscoder : ITranscoder
                 return typed.ReadValue(payload.Span);
             }
 
-            var value = reader.Read(payload, typeof(T) == typeof(object) ? null : typeof(T));
+            object? value = reader.Read(payload, typeof(T) == typeof(object) ? null : typeof(T));
             return ValueConverter.To<T>(value, flags);
         }
         catch (Exception e) when (e is not (TranscoderException or OutOfMemoryException))
@@ -252,7 +252,7 @@ public sealed class ProtobufTranscoder : ITranscoder
 
     private void RegisterObjectTypes(IEnumerable<Type> types, string property)
     {
-        foreach (var type in types)
+        foreach (Type type in types)
         {
             switch (_chain.For(type))
             {

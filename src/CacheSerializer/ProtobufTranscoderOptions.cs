@@ -173,7 +173,7 @@ public sealed class ProtobufTranscoderOptions
     {
         var flags = new Dictionary<uint, CacheCodec>();
         var types = new Dictionary<Type, CacheCodec>();
-        foreach (var codec in Codecs)
+        foreach (CacheCodec codec in Codecs)
         {
             if (codec is null)
             {
@@ -195,7 +195,7 @@ public sealed class ProtobufTranscoderOptions
     private void ValidateTypes()
     {
         var aliases = new Dictionary<int, Type>();
-        foreach (var (type, alias) in TypeAliases)
+        foreach ((Type? type, int alias) in TypeAliases)
         {
             if (alias is < 1 or > TypeHeader.MaxAlias)
             {
@@ -213,7 +213,7 @@ public sealed class ProtobufTranscoderOptions
             ThrowHelper.ThrowInvalidTranscoderOption(nameof(KnownTypes), "contains null.");
         }
 
-        foreach (var type in BinaryFormatterFallbackTypes)
+        foreach (Type type in BinaryFormatterFallbackTypes)
         {
             if (type is null || type.IsGenericTypeDefinition || type.FullName is null)
             {

@@ -28,7 +28,7 @@ public sealed partial class MemcachedClient
     {
         ArgumentNullException.ThrowIfNull(key);
         ArgumentNullException.ThrowIfNull(factory);
-        EntryPolicy policy = EntryPolicy.Resolve(options, _settings.GetOrCreate);
+        var policy = EntryPolicy.Resolve(options, _settings.GetOrCreate);
         ObjectDisposedException.ThrowIf(Volatile.Read(ref _disposed) != 0, this);
         return SharedLoadAsync(key, factory, policy, cancellationToken);
     }
@@ -36,8 +36,8 @@ public sealed partial class MemcachedClient
     /// <inheritdoc/>
     public Task<bool> InvalidateAsync(string key, GetOrCreateOptions? options = null, CancellationToken cancellationToken = default)
     {
-        EntryPolicy policy = EntryPolicy.Resolve(options, _settings.GetOrCreate);
-        MemcachedKey encoded = MemcachedKey.Create(_settings.KeyPrefix, key);
+        var policy = EntryPolicy.Resolve(options, _settings.GetOrCreate);
+        var encoded = MemcachedKey.Create(_settings.KeyPrefix, key);
         return ExecuteAsync(Locate(encoded), KeyRequest.Invalidate(encoded, policy.InvalidatedSeconds), cancellationToken);
     }
 
@@ -58,7 +58,7 @@ public sealed partial class MemcachedClient
     /// stored as (for the copies of the callers that joined).</summary>
     private async Task<Loaded<T>> LoadAsync<T>(string key, Func<CancellationToken, Task<T>> factory, EntryPolicy policy, CancellationToken token)
     {
-        MemcachedKey encoded = MemcachedKey.Create(_settings.KeyPrefix, key);
+        var encoded = MemcachedKey.Create(_settings.KeyPrefix, key);
         long start = Stopwatch.GetTimestamp();
         TimeSpan pause = FirstPause;
         ulong invalidated = 0;
@@ -66,7 +66,7 @@ public sealed partial class MemcachedClient
         {
             // Located on every round: with auto-eject the key may have moved to another server meanwhile.
             // Not pooled: the bytes stay with the result, for the copies of the callers that joined.
-            GetRequest lease = GetRequest.Lease(encoded, policy.LockSeconds, policy.RecacheSeconds, pooled: false);
+            var lease = GetRequest.Lease(encoded, policy.LockSeconds, policy.RecacheSeconds, pooled: false);
             GetReply reply = await ExecuteAsync(Locate(encoded), lease, token).ConfigureAwait(false);
             T value = default!;
             if (reply.Hit && !TryReadLeased(encoded, reply, out value))

@@ -22,7 +22,7 @@ public sealed partial class MemcachedClient
                 continue;
             }
 
-            MemcachedKey encoded = MemcachedKey.Create(_settings.KeyPrefix, key);
+            var encoded = MemcachedKey.Create(_settings.KeyPrefix, key);
             MemcachedNode node = Locate(encoded);
             if (!batches.TryGetValue(node, out List<MemcachedKey>? batch))
             {

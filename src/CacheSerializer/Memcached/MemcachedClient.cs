@@ -125,7 +125,7 @@ public sealed partial class MemcachedClient : IMemcachedClient, IAsyncDisposable
     /// <inheritdoc/>
     public async Task<MemcachedGetResult<T>> GetAsync<T>(string key, CancellationToken cancellationToken = default)
     {
-        MemcachedKey encoded = MemcachedKey.Create(_settings.KeyPrefix, key);
+        var encoded = MemcachedKey.Create(_settings.KeyPrefix, key);
         GetReply reply = await ExecuteAsync(Locate(encoded), GetRequest.Get(encoded, _settings.PooledReads, _returnWin), cancellationToken).ConfigureAwait(false);
         return Read<T>(encoded, reply, withCas: false);
     }
@@ -152,7 +152,7 @@ public sealed partial class MemcachedClient : IMemcachedClient, IAsyncDisposable
     /// <inheritdoc/>
     public async Task<MemcachedGetResult<T>> GetWithCasAsync<T>(string key, CancellationToken cancellationToken = default)
     {
-        MemcachedKey encoded = MemcachedKey.Create(_settings.KeyPrefix, key);
+        var encoded = MemcachedKey.Create(_settings.KeyPrefix, key);
         GetReply reply = await ExecuteAsync(Locate(encoded), GetRequest.Gets(encoded, _settings.PooledReads, _returnWin), cancellationToken).ConfigureAwait(false);
         return Read<T>(encoded, reply, withCas: true);
     }
@@ -160,7 +160,7 @@ public sealed partial class MemcachedClient : IMemcachedClient, IAsyncDisposable
     /// <inheritdoc/>
     public async Task<MemcachedGetResult<T>> GetAndTouchAsync<T>(string key, TimeSpan? expiration, CancellationToken cancellationToken = default)
     {
-        MemcachedKey encoded = MemcachedKey.Create(_settings.KeyPrefix, key);
+        var encoded = MemcachedKey.Create(_settings.KeyPrefix, key);
         GetReply reply = await ExecuteAsync(Locate(encoded), GetRequest.GetAndTouch(encoded, expiration, _settings.PooledReads, _returnWin), cancellationToken).ConfigureAwait(false);
         return Read<T>(encoded, reply, withCas: false);
     }
@@ -195,14 +195,14 @@ public sealed partial class MemcachedClient : IMemcachedClient, IAsyncDisposable
     /// <inheritdoc/>
     public Task<bool> DeleteAsync(string key, CancellationToken cancellationToken = default)
     {
-        MemcachedKey encoded = MemcachedKey.Create(_settings.KeyPrefix, key);
+        var encoded = MemcachedKey.Create(_settings.KeyPrefix, key);
         return ExecuteAsync(Locate(encoded), KeyRequest.Delete(encoded), cancellationToken);
     }
 
     /// <inheritdoc/>
     public Task<bool> TouchAsync(string key, TimeSpan? expiration, CancellationToken cancellationToken = default)
     {
-        MemcachedKey encoded = MemcachedKey.Create(_settings.KeyPrefix, key);
+        var encoded = MemcachedKey.Create(_settings.KeyPrefix, key);
         return ExecuteAsync(Locate(encoded), KeyRequest.Touch(encoded, expiration, _returnWin), cancellationToken);
     }
 
@@ -244,7 +244,7 @@ public sealed partial class MemcachedClient : IMemcachedClient, IAsyncDisposable
     /// read them, and keep no reference to them.</summary>
     internal Task<GetReply> GetRawAsync(string key, CancellationToken cancellationToken, bool ttl = false, bool pooled = false)
     {
-        MemcachedKey encoded = MemcachedKey.Create(_settings.KeyPrefix, key);
+        var encoded = MemcachedKey.Create(_settings.KeyPrefix, key);
         bool rent = pooled && _settings.PooledReads;
         return ExecuteAsync(Locate(encoded), ttl ? GetRequest.GetWithTtl(encoded, rent, _returnWin) : GetRequest.Get(encoded, rent, _returnWin), cancellationToken);
     }
@@ -339,7 +339,7 @@ public sealed partial class MemcachedClient : IMemcachedClient, IAsyncDisposable
 
     private Task<ulong?> ArithmeticAsync(string key, bool decrement, ulong delta, ulong? initialValue, TimeSpan? expiration, CancellationToken cancellationToken)
     {
-        MemcachedKey encoded = MemcachedKey.Create(_settings.KeyPrefix, key);
+        var encoded = MemcachedKey.Create(_settings.KeyPrefix, key);
         return ExecuteAsync(Locate(encoded), new ArithmeticRequest(encoded, decrement, delta, initialValue, expiration), cancellationToken);
     }
 
@@ -414,7 +414,7 @@ public sealed partial class MemcachedClient : IMemcachedClient, IAsyncDisposable
 
     private void Heartbeat()
     {
-        TimeSpan period = TimeSpan.FromMilliseconds(Math.Clamp(_settings.OperationTimeout.TotalMilliseconds / 4, 10, 250));
+        var period = TimeSpan.FromMilliseconds(Math.Clamp(_settings.OperationTimeout.TotalMilliseconds / 4, 10, 250));
         while (!_disposing.Wait(period))
         {
             long now = Stopwatch.GetTimestamp();

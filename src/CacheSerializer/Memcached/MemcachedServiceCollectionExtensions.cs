@@ -58,7 +58,7 @@ public static class MemcachedServiceCollectionExtensions
     {
         ArgumentNullException.ThrowIfNull(services);
         ArgumentNullException.ThrowIfNull(configuration);
-        var transcoderSection = configuration.GetSection(TranscoderSectionName);
+        IConfigurationSection transcoderSection = configuration.GetSection(TranscoderSectionName);
         services.AddOptions<MemcachedClientOptions>()
             .Bind(configuration)
             .PostConfigure(options =>

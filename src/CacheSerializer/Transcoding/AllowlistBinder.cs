@@ -32,8 +32,8 @@ internal sealed class AllowlistBinder : SerializationBinder
     public override Type BindToType(string assemblyName, string typeName)
     {
         // The assembly is compared by simple name, so an app's version bump keeps its entries readable.
-        var simpleName = new AssemblyName(assemblyName).Name ?? assemblyName;
-        if (_allowed.TryGetValue((typeName, simpleName), out var type))
+        string simpleName = new AssemblyName(assemblyName).Name ?? assemblyName;
+        if (_allowed.TryGetValue((typeName, simpleName), out Type? type))
         {
             return type;
         }

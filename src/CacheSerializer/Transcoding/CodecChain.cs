@@ -42,7 +42,7 @@ internal sealed class CodecChain
             return last.Writer;
         }
 
-        var choice = _writers.TryGetValue(type, out var found) ? found : _writers.GetOrAdd(type, _create);
+        Choice choice = _writers.TryGetValue(type, out Choice? found) ? found : _writers.GetOrAdd(type, _create);
         _last = choice;
         return choice.Writer;
     }
@@ -98,13 +98,13 @@ internal sealed class CodecChain
     private IValueWriter Choose(Type type)
     {
         // 1. The application's own codec for exactly this type.
-        if (_userCodecs.TryGetValue(type, out var user))
+        if (_userCodecs.TryGetValue(type, out IValueWriter? user))
         {
             return user;
         }
 
         // 2. Native primitives (enums through their underlying type).
-        if (NativeCodecs.TryGetWriter(type, out var native))
+        if (NativeCodecs.TryGetWriter(type, out IValueWriter? native))
         {
             return native;
         }
@@ -117,7 +117,7 @@ internal sealed class CodecChain
         }
 
         // 4. protobuf-net: contracts, and the collections and maps of them, once the guards found nothing it would lose.
-        if (ProtobufNetCodec.TryCreate(type, _protobufNet, _registry, out var refusal) is { } contract)
+        if (ProtobufNetCodec.TryCreate(type, _protobufNet, _registry, out TranscoderException? refusal) is { } contract)
         {
             return contract;
         }

@@ -73,15 +73,15 @@ internal static class PayloadCompressor
     public static ReadOnlyMemory<byte> Decompress(ReadOnlyMemory<byte> stored, uint flags, int maxValueSize, int maxRatio, out byte[]? rented)
     {
         rented = null;
-        var span = stored.Span;
+        ReadOnlySpan<byte> span = stored.Span;
         if (span.Length < HeaderSize)
         {
             ThrowHelper.ThrowMalformed(flags, null, $"a compressed payload starts with a {HeaderSize}-byte header, this one has {span.Length} bytes");
         }
 
-        var algorithm = span[0];
-        var declared = BinaryPrimitives.ReadUInt32LittleEndian(span[1..]);
-        var limit = Limit(stored.Length, maxValueSize, maxRatio);
+        byte algorithm = span[0];
+        uint declared = BinaryPrimitives.ReadUInt32LittleEndian(span[1..]);
+        long limit = Limit(stored.Length, maxValueSize, maxRatio);
         if (declared > limit)
         {
             ThrowHelper.ThrowMalformed(
@@ -101,10 +101,10 @@ internal static class PayloadCompressor
             ThrowHelper.ThrowMalformed(flags, null, $"compression algorithm {algorithm} is not 1 (Brotli), 2 (Deflate), 3 (ZLib), 4 (Zstandard) or 5 (LZ4)");
         }
 
-        var output = ArrayPool<byte>.Shared.Rent((int)declared);
+        byte[] output = ArrayPool<byte>.Shared.Rent((int)declared);
         try
         {
-            var target = output.AsSpan(0, (int)declared);
+            Span<byte> target = output.AsSpan(0, (int)declared);
             if (algorithm == ZstandardId)
             {
                 DecompressZstandard(span[HeaderSize..], target, flags);
@@ -140,7 +140,7 @@ internal static class PayloadCompressor
         BinaryPrimitives.WriteInt32LittleEndian(length, payload.Count);
         output.Write(length);
 
-        using (var compressor = StreamCompressor(algorithm, output, level))
+        using (Stream compressor = StreamCompressor(algorithm, output, level))
         {
             compressor.Write(payload);
         }
@@ -157,21 +157,21 @@ internal static class PayloadCompressor
     // into an array of its own, so a stored item never holds on to the worst-case room.
     private static ArraySegment<byte>? TryCompressBlock(ArraySegment<byte> payload, TranscoderCompression algorithm, CompressionLevel level, int maxValueSize, int maxRatio)
     {
-        var bound = algorithm == TranscoderCompression.Zstandard ? ZstdSharp.Compressor.GetCompressBound(payload.Count) : LZ4Codec.MaximumOutputSize(payload.Count);
-        var rented = ArrayPool<byte>.Shared.Rent(HeaderSize + bound);
+        int bound = algorithm == TranscoderCompression.Zstandard ? ZstdSharp.Compressor.GetCompressBound(payload.Count) : LZ4Codec.MaximumOutputSize(payload.Count);
+        byte[] rented = ArrayPool<byte>.Shared.Rent(HeaderSize + bound);
         try
         {
-            var target = rented.AsSpan(HeaderSize, bound);
-            var written = algorithm == TranscoderCompression.Zstandard
+            Span<byte> target = rented.AsSpan(HeaderSize, bound);
+            int written = algorithm == TranscoderCompression.Zstandard
                 ? ZstandardCompressor(ZstandardLevel(level)).Wrap(payload.AsSpan(), target)
                 : LZ4Codec.Encode(payload.AsSpan(), target, Lz4Level(level));
-            var total = HeaderSize + written;
+            int total = HeaderSize + written;
             if (written <= 0 || total >= payload.Count || payload.Count > Limit(total, maxValueSize, maxRatio))
             {
                 return null;
             }
 
-            var result = GC.AllocateUninitializedArray<byte>(total);
+            byte[] result = GC.AllocateUninitializedArray<byte>(total);
             result[0] = algorithm == TranscoderCompression.Zstandard ? ZstandardId : Lz4Id;
             BinaryPrimitives.WriteInt32LittleEndian(result.AsSpan(1), payload.Count);
             rented.AsSpan(HeaderSize, written).CopyTo(result.AsSpan(HeaderSize));
@@ -185,8 +185,8 @@ internal static class PayloadCompressor
 
     private static Compressor ZstandardCompressor(int level)
     {
-        var compressors = t_zstdCompressors ??= [];
-        if (!compressors.TryGetValue(level, out var compressor))
+        Dictionary<int, Compressor> compressors = t_zstdCompressors ??= [];
+        if (!compressors.TryGetValue(level, out Compressor? compressor))
         {
             compressor = new Compressor(level);
             compressors.Add(level, compressor);
@@ -197,7 +197,7 @@ internal static class PayloadCompressor
 
     private static void DecompressZstandard(ReadOnlySpan<byte> frame, Span<byte> result, uint flags)
     {
-        var declared = result.Length;
+        int declared = result.Length;
         ulong stated;
         try
         {
@@ -214,7 +214,7 @@ internal static class PayloadCompressor
             ThrowHelper.ThrowMalformed(flags, null, $"the Zstandard frame states {stated} bytes, the payload declares {declared}");
         }
 
-        var decompressor = t_zstdDecompressor ??= new Decompressor();
+        Decompressor decompressor = t_zstdDecompressor ??= new Decompressor();
         int written;
         try
         {
@@ -236,11 +236,11 @@ internal static class PayloadCompressor
 
     private static void DecompressLz4(ReadOnlySpan<byte> block, Span<byte> result, uint flags)
     {
-        var declared = result.Length;
+        int declared = result.Length;
 
         // LZ4's decoder checks every match and literal against both buffers and returns -1 rather than write or read
         // past either: a block that would need more room than declared, or that is cut short, fails here.
-        var written = LZ4Codec.Decode(block, result);
+        int written = LZ4Codec.Decode(block, result);
         if (written != declared)
         {
             ThrowHelper.ThrowMalformed(
@@ -252,21 +252,21 @@ internal static class PayloadCompressor
 
     private static byte[] DecompressStream(ReadOnlyMemory<byte> stored, byte algorithm, uint declared, uint flags)
     {
-        if (!MemoryMarshal.TryGetArray(stored, out var segment))
+        if (!MemoryMarshal.TryGetArray(stored, out ArraySegment<byte> segment))
         {
             segment = new ArraySegment<byte>(stored.ToArray());
         }
 
         using var source = new MemoryStream(segment.Array!, segment.Offset + HeaderSize, segment.Count - HeaderSize, writable: false);
-        using var decompressor = algorithm switch
+        using Stream decompressor = algorithm switch
         {
             BrotliId => (Stream)new BrotliStream(source, CompressionMode.Decompress),
             DeflateId => new DeflateStream(source, CompressionMode.Decompress),
             _ => new ZLibStream(source, CompressionMode.Decompress),
         };
 
-        var result = new byte[Math.Min(declared, Math.Max(64 * 1024, 4L * stored.Length))];
-        var read = 0;
+        byte[] result = new byte[Math.Min(declared, Math.Max(64 * 1024, 4L * stored.Length))];
+        int read = 0;
         while (read < declared)
         {
             if (read == result.Length)
@@ -274,7 +274,7 @@ internal static class PayloadCompressor
                 Array.Resize(ref result, (int)Math.Min(declared, 2L * result.Length));
             }
 
-            var n = decompressor.Read(result, read, result.Length - read);
+            int n = decompressor.Read(result, read, result.Length - read);
             if (n == 0)
             {
                 ThrowHelper.ThrowMalformed(flags, null, $"the compressed stream ends after {read} of the {declared} bytes it declares");

@@ -17,7 +17,7 @@ internal sealed class ReaderTable
     public IValueReader? Find(uint flags, out bool compressed)
     {
         compressed = false;
-        if (_readers.TryGetValue(flags, out var reader))
+        if (_readers.TryGetValue(flags, out IValueReader? reader))
         {
             return reader;
         }

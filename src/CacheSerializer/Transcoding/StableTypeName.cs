@@ -17,8 +17,8 @@ internal static class StableTypeName
     {
         const uint OffsetBasis = 2166136261;
         const uint Prime = 16777619;
-        var hash = OffsetBasis;
-        foreach (var b in Encoding.UTF8.GetBytes(name))
+        uint hash = OffsetBasis;
+        foreach (byte b in Encoding.UTF8.GetBytes(name))
         {
             hash = (hash ^ b) * Prime;
         }
@@ -46,8 +46,8 @@ internal static class StableTypeName
         {
             builder.Append(type.GetGenericTypeDefinition().FullName);
             builder.Append('[');
-            var arguments = type.GetGenericArguments();
-            for (var i = 0; i < arguments.Length; i++)
+            Type[] arguments = type.GetGenericArguments();
+            for (int i = 0; i < arguments.Length; i++)
             {
                 if (i > 0)
                 {

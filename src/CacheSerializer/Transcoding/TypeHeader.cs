@@ -31,15 +31,15 @@ internal static class TypeHeader
 
     public static byte[] ForName(string name, uint fingerprint)
     {
-        var length = StrictUtf8.GetByteCount(name);
+        int length = StrictUtf8.GetByteCount(name);
         if (length is 0 or > MaxNameBytes)
         {
             throw new ArgumentException($"A type name in a header has 1-{MaxNameBytes} UTF-8 bytes; '{name}' has {length}.", nameof(name));
         }
 
-        var key = (uint)length << 1;
-        var keySize = CodedOutputStream.ComputeUInt32Size(key);
-        var header = new byte[keySize + length + FingerprintLength];
+        uint key = (uint)length << 1;
+        int keySize = CodedOutputStream.ComputeUInt32Size(key);
+        byte[] header = new byte[keySize + length + FingerprintLength];
         WriteKey(header, key);
         StrictUtf8.GetBytes(name, header.AsSpan(keySize));
         BinaryPrimitives.WriteUInt32LittleEndian(header.AsSpan(keySize + length), fingerprint);
@@ -53,9 +53,9 @@ internal static class TypeHeader
             throw new ArgumentOutOfRangeException(nameof(alias), alias, $"A type alias is 1-{MaxAlias}.");
         }
 
-        var key = ((uint)alias << 1) | 1;
-        var keySize = CodedOutputStream.ComputeUInt32Size(key);
-        var header = new byte[keySize + FingerprintLength];
+        uint key = ((uint)alias << 1) | 1;
+        int keySize = CodedOutputStream.ComputeUInt32Size(key);
+        byte[] header = new byte[keySize + FingerprintLength];
         WriteKey(header, key);
         BinaryPrimitives.WriteUInt32LittleEndian(header.AsSpan(keySize), fingerprint);
         return header;
@@ -63,7 +63,7 @@ internal static class TypeHeader
 
     public static byte[] ForHash(uint hash, uint fingerprint)
     {
-        var header = new byte[1 + HashLength + FingerprintLength];
+        byte[] header = new byte[1 + HashLength + FingerprintLength];
         BinaryPrimitives.WriteUInt32LittleEndian(header.AsSpan(1), hash);
         BinaryPrimitives.WriteUInt32LittleEndian(header.AsSpan(1 + HashLength), fingerprint);
         return header;
@@ -77,7 +77,7 @@ internal static class TypeHeader
             ThrowHelper.ThrowMalformed(flags, expected, "the payload is empty, an object payload starts with a type header");
         }
 
-        if (!MemoryMarshal.TryGetArray(payload, out var segment))
+        if (!MemoryMarshal.TryGetArray(payload, out ArraySegment<byte> segment))
         {
             segment = new ArraySegment<byte>(payload.ToArray());
         }
@@ -85,12 +85,12 @@ internal static class TypeHeader
         // A varint of more than 5 bytes, or one cut short, makes Google.Protobuf throw InvalidProtocolBufferException,
         // which the transcoder reports as a malformed item.
         var input = new CodedInputStream(segment.Array!, segment.Offset, segment.Count);
-        var raw = input.ReadUInt32();
-        var keyLength = (int)input.Position - segment.Offset;
+        uint raw = input.ReadUInt32();
+        int keyLength = (int)input.Position - segment.Offset;
 
         if ((raw & 1) != 0)
         {
-            var alias = (int)(raw >> 1);
+            int alias = (int)(raw >> 1);
             if (alias is < 1 or > MaxAlias)
             {
                 ThrowHelper.ThrowMalformed(flags, expected, $"type alias {alias} is outside 1-{MaxAlias}");
@@ -113,7 +113,7 @@ internal static class TypeHeader
             return keyLength + HashLength + FingerprintLength;
         }
 
-        var nameLength = raw >> 1;
+        uint nameLength = raw >> 1;
         if (nameLength > MaxNameBytes)
         {
             ThrowHelper.ThrowMalformed(flags, expected, $"a type name of {nameLength} bytes is outside 1-{MaxNameBytes}");

@@ -27,16 +27,16 @@ internal sealed class TypeRegistry
 
     /// <summary>The header of a Google.Protobuf message: its alias, else its descriptor's full name; then its fingerprint.</summary>
     public byte[] MessageHeaderFor(Type type, string name, uint fingerprint) =>
-        _aliases.TryGetValue(type, out var alias) ? TypeHeader.ForAlias(alias, fingerprint) : TypeHeader.ForName(name, fingerprint);
+        _aliases.TryGetValue(type, out int alias) ? TypeHeader.ForAlias(alias, fingerprint) : TypeHeader.ForName(name, fingerprint);
 
     /// <summary>The header of a protobuf-net type: its alias, else the hash of its stable name; then its fingerprint.</summary>
     public byte[] ContractHeaderFor(Type type, string name, uint fingerprint) =>
-        _aliases.TryGetValue(type, out var alias) ? TypeHeader.ForAlias(alias, fingerprint) : TypeHeader.ForHash(StableTypeName.Hash(name), fingerprint);
+        _aliases.TryGetValue(type, out int alias) ? TypeHeader.ForAlias(alias, fingerprint) : TypeHeader.ForHash(StableTypeName.Hash(name), fingerprint);
 
     /// <summary>Makes <paramref name="name"/> resolve to <paramref name="type"/>; a name already taken by another type is an error.</summary>
     public void AddName(string name, Type type)
     {
-        var existing = _byName.GetOrAdd(name, type);
+        Type existing = _byName.GetOrAdd(name, type);
         if (existing != type)
         {
             throw ThrowHelper.NameTaken(name, existing, type);
@@ -51,9 +51,9 @@ internal sealed class TypeRegistry
     public void AddContract(string name, Type type)
     {
         AddName(name, type);
-        var hash = StableTypeName.Hash(name);
-        var aliased = _aliases.ContainsKey(type);
-        var entry = _byHash.AddOrUpdate(
+        uint hash = StableTypeName.Hash(name);
+        bool aliased = _aliases.ContainsKey(type);
+        (Type Type, bool Aliased) entry = _byHash.AddOrUpdate(
             hash,
             (type, aliased),
             (_, existing) => existing.Type == type || aliased || !existing.Aliased ? existing : (type, aliased));
@@ -75,7 +75,7 @@ internal sealed class TypeRegistry
             return _byName.TryGetValue(key.Name, out type);
         }
 
-        type = _byHash.TryGetValue(key.Hash, out var entry) ? entry.Type : null;
+        type = _byHash.TryGetValue(key.Hash, out (Type Type, bool Aliased) entry) ? entry.Type : null;
         return type is not null;
     }
 }

@@ -16,7 +16,7 @@ internal static class ValueConverter
             return default(T) is null ? default : ThrowHelper.ThrowNullNotAllowed<T>(flags);
         }
 
-        var target = Nullable.GetUnderlyingType(typeof(T)) ?? typeof(T);
+        Type target = Nullable.GetUnderlyingType(typeof(T)) ?? typeof(T);
 
         // Enums are stored as their underlying integer (DefaultTranscoder reads them as that); only the same
         // underlying type converts back, so a value never changes by narrowing or sign.

@@ -23,8 +23,8 @@ internal sealed class DateTimeOffsetCodec : FixedSizeCodec<DateTimeOffset>
 
     protected override DateTimeOffset Decode(ReadOnlySpan<byte> source)
     {
-        var ticks = BinaryPrimitives.ReadInt64LittleEndian(source);
-        var minutes = BinaryPrimitives.ReadInt16LittleEndian(source[8..]);
+        long ticks = BinaryPrimitives.ReadInt64LittleEndian(source);
+        short minutes = BinaryPrimitives.ReadInt16LittleEndian(source[8..]);
 
         // The constructor rejects out-of-range ticks and offsets beyond ±14 hours (ArgumentOutOfRangeException),
         // which the transcoder reports as a malformed item.

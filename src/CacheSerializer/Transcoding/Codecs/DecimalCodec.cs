@@ -19,7 +19,7 @@ internal sealed class DecimalCodec : FixedSizeCodec<decimal>
     {
         Span<int> bits = stackalloc int[4];
         decimal.GetBits(value, bits);
-        for (var i = 0; i < 4; i++)
+        for (int i = 0; i < 4; i++)
         {
             BinaryPrimitives.WriteInt32LittleEndian(destination[(i * 4)..], bits[i]);
         }
@@ -28,7 +28,7 @@ internal sealed class DecimalCodec : FixedSizeCodec<decimal>
     protected override decimal Decode(ReadOnlySpan<byte> source)
     {
         Span<int> bits = stackalloc int[4];
-        for (var i = 0; i < 4; i++)
+        for (int i = 0; i < 4; i++)
         {
             bits[i] = BinaryPrimitives.ReadInt32LittleEndian(source[(i * 4)..]);
         }

@@ -13,7 +13,7 @@ internal abstract class FixedSizeCodec<T> : Codec<T>
 
     public sealed override ArraySegment<byte> WriteValue(T value)
     {
-        var buffer = new byte[Size];
+        byte[] buffer = new byte[Size];
         Encode(buffer, value);
         return new ArraySegment<byte>(buffer);
     }

@@ -33,14 +33,14 @@ internal sealed class MessageCodec : ObjectCodec
             return null;
         }
 
-        var name = descriptor.FullName;
+        string name = descriptor.FullName;
         return new MessageCodec(type, name, MessageContract.Describe(descriptor), fingerprint => registry.MessageHeaderFor(type, name, fingerprint), parser);
     }
 
     protected override byte[] SerializeBody(object value, int headroom)
     {
         var message = (IMessage)value;
-        var buffer = new byte[headroom + message.CalculateSize()];
+        byte[] buffer = new byte[headroom + message.CalculateSize()];
         message.WriteTo(buffer.AsSpan(headroom));
         return buffer;
     }

@@ -17,11 +17,11 @@ internal static class MessageContract
     {
         var numbers = new Dictionary<MessageDescriptor, int>();
         var pending = new Queue<MessageDescriptor>();
-        var text = new StringBuilder().Append(Version).Append('\n').Append("root #").Append(Number(root)).Append('\n');
-        while (pending.TryDequeue(out var message))
+        StringBuilder text = new StringBuilder().Append(Version).Append('\n').Append("root #").Append(Number(root)).Append('\n');
+        while (pending.TryDequeue(out MessageDescriptor? message))
         {
             text.Append('#').Append(numbers[message]).Append(" {\n");
-            foreach (var field in message.Fields.InFieldNumberOrder())
+            foreach (FieldDescriptor field in message.Fields.InFieldNumberOrder())
             {
                 text.Append("  ").Append(field.FieldNumber).Append(": ").Append(Field(field)).Append('\n');
             }
@@ -33,7 +33,7 @@ internal static class MessageContract
 
         int Number(MessageDescriptor message)
         {
-            if (!numbers.TryGetValue(message, out var number))
+            if (!numbers.TryGetValue(message, out int number))
             {
                 number = numbers.Count;
                 numbers.Add(message, number);
@@ -47,11 +47,11 @@ internal static class MessageContract
         {
             if (field.IsMap)
             {
-                var entry = field.MessageType;
+                MessageDescriptor entry = field.MessageType;
                 return $"map({Type(entry.FindFieldByNumber(1))}, {Type(entry.FindFieldByNumber(2))})";
             }
 
-            var type = Type(field);
+            string type = Type(field);
             return (field.IsRepeated ? $"repeated({type})" : type) + (field.IsPacked ? " packed" : "") + (field.HasPresence && !field.IsRepeated ? " presence" : "");
         }
 

@@ -39,7 +39,7 @@ internal abstract class ObjectCodec : IValueWriter
     public ArraySegment<byte> Write(object value)
     {
         // The body is written after room left for the header: header and body end up in one array, the payload.
-        var buffer = SerializeBody(value, Header.Length);
+        byte[] buffer = SerializeBody(value, Header.Length);
         Header.CopyTo(buffer, 0);
         return new ArraySegment<byte>(buffer);
     }

@@ -40,8 +40,8 @@ internal sealed class ObjectFamilyReader : IValueReader
             return own.ReadBody(payload[own.Header.Length..]);
         }
 
-        var headerLength = TypeHeader.Read(payload, Flags, expected, out var key, out var fingerprint);
-        var type = Resolve(key, expected);
+        int headerLength = TypeHeader.Read(payload, Flags, expected, out TypeKey key, out uint fingerprint);
+        Type type = Resolve(key, expected);
 
         if (expected is not null && !expected.IsAssignableFrom(type))
         {
@@ -71,7 +71,7 @@ internal sealed class ObjectFamilyReader : IValueReader
             return last;
         }
 
-        var codec = _chain.ObjectCodecFor(expected, Flags);
+        ObjectCodec? codec = _chain.ObjectCodecFor(expected, Flags);
         if (codec is not null)
         {
             _last = codec;
@@ -82,7 +82,7 @@ internal sealed class ObjectFamilyReader : IValueReader
 
     private Type Resolve(TypeKey key, Type? expected)
     {
-        if (_registry.TryFind(key, out var type))
+        if (_registry.TryFind(key, out Type? type))
         {
             return type;
         }

@@ -28,9 +28,9 @@ internal sealed class ProtobufNetCodec : ObjectCodec
             return null;
         }
 
-        var name = StableTypeName.Of(type);
+        string name = StableTypeName.Of(type);
         registry.AddContract(name, type);
-        foreach (var member in adapter.FamilyOf(type))
+        foreach (Type member in adapter.FamilyOf(type))
         {
             registry.AddContract(StableTypeName.Of(member), member);
         }

@@ -50,15 +50,15 @@ internal sealed class ContractDescriber
             // The item's own type: protobuf-net writes it from the root of its family down, each base with the include
             // leading to the next level; the type itself has no include to follow (an item of a subtype names the subtype).
             var chain = new Stack<MetaType>();
-            for (var level = _model[type]; level is not null; level = level.BaseType)
+            for (MetaType? level = _model[type]; level is not null; level = level.BaseType)
             {
                 chain.Push(level);
             }
 
             root = "#" + Number(chain.Peek(), whole: false);
-            while (chain.TryPop(out var level))
+            while (chain.TryPop(out MetaType? level))
             {
-                var next = chain.TryPeek(out var below) ? below : null;
+                MetaType? next = chain.TryPeek(out MetaType? below) ? below : null;
                 _pending.Enqueue((level, false, next));
             }
         }
@@ -69,7 +69,7 @@ internal sealed class ContractDescriber
 
         _text.Append("root ").Append(root).Append('\n');
         var written = new HashSet<(Type, bool)>();
-        while (_pending.TryDequeue(out var entry))
+        while (_pending.TryDequeue(out (MetaType Meta, bool Whole, MetaType? Next) entry))
         {
             if (written.Add((entry.Meta.Type, entry.Whole)))
             {
@@ -84,19 +84,19 @@ internal sealed class ContractDescriber
     private void WriteMessage(MetaType meta, bool whole, MetaType? next)
     {
         _text.Append('#').Append(Number(meta, whole)).Append(meta.IsGroup ? " group" : "").Append(" {\n");
-        foreach (var member in meta.GetFields().OrderBy(member => member.FieldNumber))
+        foreach (ValueMember member in meta.GetFields().OrderBy(member => member.FieldNumber))
         {
             _text.Append("  ").Append(member.FieldNumber).Append(": ").Append(DescribeMember(member)).Append('\n');
         }
 
-        foreach (var subType in meta.GetSubtypes().OrderBy(subType => subType.FieldNumber))
+        foreach (SubType subType in meta.GetSubtypes().OrderBy(subType => subType.FieldNumber))
         {
             if (!whole && subType.DerivedType != next)
             {
                 continue;
             }
 
-            var derived = subType.DerivedType;
+            MetaType derived = subType.DerivedType;
             _text.Append("  ").Append(subType.FieldNumber).Append(": include #").Append(Number(derived, whole)).Append('\n');
         }
 
@@ -108,7 +108,7 @@ internal sealed class ContractDescriber
         var text = new StringBuilder();
         if (member.IsMap && member.ItemType is { } pair && IsPair(pair))
         {
-            var arguments = pair.GetGenericArguments();
+            Type[] arguments = pair.GetGenericArguments();
             text.Append("map(").Append(Describe(arguments[0], member.MapKeyFormat)).Append(", ").Append(Describe(arguments[1], member.MapValueFormat)).Append(')');
         }
         else if (member.ItemType is { } item)
@@ -188,7 +188,7 @@ internal sealed class ContractDescriber
         if (IsContract(_model, type))
         {
             // A member's contract: its whole family, since the value may be any type of it.
-            var meta = _model[type];
+            MetaType meta = _model[type];
             EnqueueFamily(FamilyRoot(meta));
             return "#" + Number(meta, whole: true);
         }
@@ -204,11 +204,11 @@ internal sealed class ContractDescriber
         }
 
         var family = new Queue<MetaType>([root]);
-        while (family.TryDequeue(out var meta))
+        while (family.TryDequeue(out MetaType? meta))
         {
             Number(meta, whole: true);
             _pending.Enqueue((meta, true, null));
-            foreach (var subType in meta.GetSubtypes().OrderBy(subType => subType.FieldNumber))
+            foreach (SubType subType in meta.GetSubtypes().OrderBy(subType => subType.FieldNumber))
             {
                 family.Enqueue(subType.DerivedType);
             }
@@ -222,7 +222,7 @@ internal sealed class ContractDescriber
 
     private int Number(MetaType meta, bool whole)
     {
-        if (!_numbers.TryGetValue((meta.Type, whole), out var number))
+        if (!_numbers.TryGetValue((meta.Type, whole), out int number))
         {
             number = _numbers.Count;
             _numbers.Add((meta.Type, whole), number);

@@ -58,7 +58,7 @@ internal sealed class ContractGuards(TypeModel model)
             return null;
         }
 
-        var meta = runtime[type];
+        MetaType meta = runtime[type];
         return UndeclaredSubtype(runtime, root, type)
             ?? NumberClash(root, meta)
             ?? LossyText(runtime, root, meta)
@@ -70,7 +70,7 @@ internal sealed class ContractGuards(TypeModel model)
 
     private TranscoderException? VisitAll(RuntimeTypeModel runtime, Type root, IEnumerable<Type?> types)
     {
-        foreach (var type in types)
+        foreach (Type? type in types)
         {
             if (type is not null && Visit(runtime, root, type) is { } reason)
             {
@@ -85,14 +85,14 @@ internal sealed class ContractGuards(TypeModel model)
     // only the derived type's own members and reads the entry back as the base.
     private static TranscoderException? UndeclaredSubtype(RuntimeTypeModel runtime, Type root, Type type)
     {
-        for (var derived = type; derived.BaseType is { } parent && parent != typeof(object) && parent != typeof(ValueType); derived = parent)
+        for (Type derived = type; derived.BaseType is { } parent && parent != typeof(object) && parent != typeof(ValueType); derived = parent)
         {
             if (!IsContract(runtime, parent))
             {
                 continue;
             }
 
-            var meta = runtime[parent];
+            MetaType meta = runtime[parent];
             if (!meta.GetSubtypes().Any(subType => subType.DerivedType.Type == derived))
             {
                 return ThrowHelper.UndeclaredSubtype(root, derived, parent, FreeNumber(meta));
@@ -104,7 +104,7 @@ internal sealed class ContractGuards(TypeModel model)
 
     private static TranscoderException? NumberClash(Type root, MetaType meta)
     {
-        foreach (var subType in meta.GetSubtypes())
+        foreach (SubType subType in meta.GetSubtypes())
         {
             if (meta.GetFields().FirstOrDefault(member => member.FieldNumber == subType.FieldNumber) is { } member)
             {
@@ -125,9 +125,9 @@ internal sealed class ContractGuards(TypeModel model)
             return null;
         }
 
-        foreach (var member in meta.GetFields())
+        foreach (ValueMember member in meta.GetFields())
         {
-            var type = Nullable.GetUnderlyingType(member.ItemType ?? member.MemberType) ?? member.ItemType ?? member.MemberType;
+            Type type = Nullable.GetUnderlyingType(member.ItemType ?? member.MemberType) ?? member.ItemType ?? member.MemberType;
             if (type == typeof(DateTimeOffset))
             {
                 return ThrowHelper.ParseableDateTimeOffset(root, meta.Type, member.Name);
@@ -157,14 +157,14 @@ internal sealed class ContractGuards(TypeModel model)
             return null; // protobuf-net meets the same constructor when reading; the read-back check reports it then
         }
 
-        foreach (var member in meta.GetFields())
+        foreach (ValueMember member in meta.GetFields())
         {
             if (member.ItemType is null)
             {
                 continue;
             }
 
-            var filled = member.Member switch
+            object? filled = member.Member switch
             {
                 PropertyInfo property when property.GetIndexParameters().Length == 0 => property.GetValue(instance),
                 FieldInfo field => field.GetValue(instance),
@@ -182,9 +182,9 @@ internal sealed class ContractGuards(TypeModel model)
     // A collection type declared by the application that adds fields of its own: protobuf-net writes only its items.
     private static TranscoderException? CollectionWithMembers(Type root, Type type)
     {
-        for (var level = type; level is not null && !IsFramework(level); level = level.BaseType)
+        for (Type? level = type; level is not null && !IsFramework(level); level = level.BaseType)
         {
-            var own = level.GetFields(Instance | BindingFlags.DeclaredOnly);
+            FieldInfo[] own = level.GetFields(Instance | BindingFlags.DeclaredOnly);
             if (own.Length > 0)
             {
                 return ThrowHelper.CollectionWithMembers(root, type, own.Select(MemberName));
@@ -205,7 +205,7 @@ internal sealed class ContractGuards(TypeModel model)
     private static int FreeNumber(MetaType meta)
     {
         var used = meta.GetFields().Select(member => member.FieldNumber).Concat(meta.GetSubtypes().Select(subType => subType.FieldNumber)).ToHashSet();
-        var number = 1;
+        int number = 1;
         while (used.Contains(number))
         {
             number++;

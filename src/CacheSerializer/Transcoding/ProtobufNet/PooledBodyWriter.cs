@@ -11,7 +11,7 @@ internal sealed class PooledBodyWriter : Stream
     private const int KeptBytes = 64 * 1024;
 
     [ThreadStatic]
-    private static PooledBodyWriter? _cached;
+    private static PooledBodyWriter? t_cached;
 
     // _home is the thread's own array (grown up to KeptBytes); a body larger than that is written into a rented one.
     private byte[] _home = new byte[4096];
@@ -41,8 +41,8 @@ internal sealed class PooledBodyWriter : Stream
     /// <summary>Takes this thread's writer (a fresh one if a body is being written on it already), positioned after <paramref name="headroom"/> bytes.</summary>
     public static PooledBodyWriter Rent(int headroom)
     {
-        var writer = _cached ?? new PooledBodyWriter();
-        _cached = null;
+        PooledBodyWriter writer = t_cached ?? new PooledBodyWriter();
+        t_cached = null;
         writer._position = headroom;
         return writer;
     }
@@ -55,7 +55,7 @@ internal sealed class PooledBodyWriter : Stream
             _array = _home;
         }
 
-        _cached = this;
+        t_cached = this;
     }
 
     public override void Write(byte[] buffer, int offset, int count) => Write(buffer.AsSpan(offset, count));
@@ -90,8 +90,8 @@ internal sealed class PooledBodyWriter : Stream
             return;
         }
 
-        var size = Math.Max(checked(_array.Length * 2), checked(_position + needed));
-        var grown = size <= KeptBytes ? new byte[size] : ArrayPool<byte>.Shared.Rent(size);
+        int size = Math.Max(checked(_array.Length * 2), checked(_position + needed));
+        byte[] grown = size <= KeptBytes ? new byte[size] : ArrayPool<byte>.Shared.Rent(size);
         _array.AsSpan(0, _position).CopyTo(grown);
         if (!ReferenceEquals(_array, _home))
         {

@@ -54,10 +54,10 @@ internal sealed class ProtobufNetAdapter
 
         var family = new List<Type>();
         var pending = new Stack<MetaType>([FamilyRoot(runtime[type])]);
-        while (pending.TryPop(out var meta))
+        while (pending.TryPop(out MetaType? meta))
         {
             family.Add(meta.Type);
-            foreach (var subType in meta.GetSubtypes())
+            foreach (SubType subType in meta.GetSubtypes())
             {
                 pending.Push(subType.DerivedType);
             }

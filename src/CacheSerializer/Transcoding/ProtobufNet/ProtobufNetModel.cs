@@ -33,7 +33,7 @@ internal static class ProtobufNetModel
         model.IncludeDateTimeKind = true;
         if (nullWrappedCollections)
         {
-            var property = ModelInternals.NullWrappedCollection ?? throw ThrowHelper.NullWrappingUnavailable(ModelInternals.Version);
+            PropertyInfo property = ModelInternals.NullWrappedCollection ?? throw ThrowHelper.NullWrappingUnavailable(ModelInternals.Version);
             model.AfterApplyDefaultBehaviour += (_, e) => WrapCollections(e.MetaType, property);
         }
 
@@ -83,12 +83,12 @@ internal static class ProtobufNetModel
 
     private static void ApplyParseableMembers(RuntimeTypeModel model, MetaType metaType)
     {
-        foreach (var member in metaType.GetFields())
+        foreach (ValueMember member in metaType.GetFields())
         {
             ApplyParseable(model, member.MemberType);
             if (member.ItemType is { } item)
             {
-                foreach (var type in ContractTypes.IsPair(item) ? item.GetGenericArguments() : [item])
+                foreach (Type type in ContractTypes.IsPair(item) ? item.GetGenericArguments() : [item])
                 {
                     ApplyParseable(model, type);
                 }
@@ -109,7 +109,7 @@ internal static class ProtobufNetModel
 
     private static void WrapCollections(MetaType metaType, PropertyInfo property)
     {
-        foreach (var member in metaType.GetFields())
+        foreach (ValueMember member in metaType.GetFields())
         {
             // ItemType is set on the members protobuf-net writes as repeated fields or maps (not on byte[] or string).
             // SupportNull, the older layout, cannot be combined with the wrapper: a member asking for it keeps it.

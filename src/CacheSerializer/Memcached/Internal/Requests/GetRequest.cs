@@ -73,7 +73,7 @@ internal sealed class GetRequest : MetaRequest<GetReply>
         switch (reply.Code)
         {
             case MetaReplyCode.Value:
-                GetReply result = GetReply.FromValue(reply, _ttl, _pooled);
+                var result = GetReply.FromValue(reply, _ttl, _pooled);
                 if (result.Won && _returnWin is not null)
                 {
                     _returnWin(_key, result.Cas);

@@ -63,7 +63,7 @@ internal sealed class MultiGetRequest : MemcachedRequest<GetReply[]>
                 }
 
                 _lastIndex = index;
-                GetReply result = GetReply.FromValue(reply, ttl: false, _pooled);
+                var result = GetReply.FromValue(reply, ttl: false, _pooled);
                 if (result.Won)
                 {
                     _returnWin?.Invoke(_keys[(int)index], result.Cas);
