@@ -2,8 +2,8 @@ using System.Diagnostics;
 using System.Globalization;
 using System.Text;
 using System.Text.RegularExpressions;
+using CacheSerializer.LocalServers;
 using CacheSerializer.Memcached;
-using CacheSerializer.Workloads.Servers;
 
 namespace CacheSerializer.Benchmarks.Memcached;
 

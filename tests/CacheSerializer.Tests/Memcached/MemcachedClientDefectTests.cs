@@ -1,8 +1,8 @@
 using System.Globalization;
+using CacheSerializer.LocalServers;
 using CacheSerializer.Memcached;
 using CacheSerializer.Memcached.Internal;
 using CacheSerializer.Tests.Memcached.Fixtures;
-using CacheSerializer.Workloads.Servers;
 using Microsoft.Extensions.Caching.Distributed;
 using Microsoft.Extensions.DependencyInjection;
 

@@ -2,7 +2,7 @@ using System.Diagnostics;
 using System.Net;
 using System.Net.Sockets;
 
-namespace CacheSerializer.Workloads.Servers;
+namespace CacheSerializer.LocalServers;
 
 /// <summary>A real memcached server on a free 127.0.0.1 port, started from PATH; can be killed and restarted on the same port,
 /// optionally with TLS and authentication (<see cref="MemcachedServerSecurity"/>).</summary>
