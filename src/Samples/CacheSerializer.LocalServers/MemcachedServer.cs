@@ -8,7 +8,11 @@ namespace CacheSerializer.LocalServers;
 /// <summary>A real memcached server on a free 127.0.0.1 port, started from PATH; can be killed and restarted on the same port,
 /// optionally with TLS and authentication (<see cref="MemcachedServerSecurity"/>).</summary>
 /// <remarks>
-/// Shared by the tests' fixtures, the load test and the benchmarks. A missing binary fails with the install command; tests never skip.
+/// <para>This project's main type. CacheSerializer.LocalServers starts real memcached (this type) and redis-server
+/// (<see cref="RedisServer"/>) processes on free 127.0.0.1 ports for the tests, the benchmarks and the load test, checks
+/// that the listener on each port is the process it started, and stops them when disposed; the certificates a TLS
+/// memcached needs are made by <see cref="ThrowawayCertificates"/>.</para>
+/// <para>A missing binary fails with the install command; tests never skip.</para>
 /// </remarks>
 public sealed class MemcachedServer : IDisposable
 {
