@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite on a fresh machine: installs memcached, memcaslap and redis-server when missing (the
-# RedisServer launcher's tests start real redis-server processes), builds everything
-# (package, tests, benchmarks, samples) in Release, runs every test, and prints one closing line.
+# RedisServer launcher's tests and the client benchmark's StackExchange.Redis tests start real redis-server
+# processes), builds everything (package, tests, benchmarks, samples) in Release, runs every test, and prints one
+# closing line.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
