@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# The whole test suite on a fresh machine: installs memcached when missing, builds everything
-# (package, tests, benchmarks, samples) in Release, runs every test, and prints one closing line.
+# The whole test suite on a fresh machine: installs memcached, memcaslap and redis-server when missing (the
+# RedisServer launcher's tests and the client benchmark's StackExchange.Redis tests start real redis-server
+# processes), builds everything (package, tests, benchmarks, samples) in Release, runs every test, and prints one
+# closing line.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-bash scripts/ensure-memcached.sh --tools
+bash scripts/ensure-memcached.sh --tools --redis
 
 export DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1 DOTNET_SKIP_FIRST_TIME_EXPERIENCE=1
 

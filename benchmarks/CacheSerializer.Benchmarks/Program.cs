@@ -48,9 +48,10 @@ if (args.Length > 1 && args[0] == "ratios")
 
 // Every benchmark class in this assembly is reachable by filter:
 //   dotnet run -c Release --project benchmarks/CacheSerializer.Benchmarks -- --filter '*'
-// The memcached client against memcaslap (a console load run, not BenchmarkDotNet): -- client-vs-memcaslap [seconds] [rounds];
-// the cost of TLS (our client plaintext vs TLS; memcaslap has no TLS): -- client-vs-memcaslap --tls [seconds] [rounds]
-if (CacheSerializer.Benchmarks.Memcached.ClientVsMemcaslap.TryRun(args))
+// The memcached client against memcaslap and StackExchange.Redis (a console load run, not BenchmarkDotNet):
+// -- client-benchmark [seconds] [rounds] (the old name client-vs-memcaslap still works);
+// the cost of TLS (our client plaintext vs TLS; memcaslap has no TLS): -- client-benchmark --tls [seconds] [rounds]
+if (CacheSerializer.Benchmarks.Memcached.ClientBenchmark.TryRun(args))
 {
     return;
 }

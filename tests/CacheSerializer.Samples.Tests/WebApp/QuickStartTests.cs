@@ -1,8 +1,8 @@
 using System.Net;
 using System.Text.Json;
 using System.Text.RegularExpressions;
+using CacheSerializer.LocalServers;
 using CacheSerializer.WebApp;
-using CacheSerializer.Workloads.Servers;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Hosting.Server;
 using Microsoft.AspNetCore.Hosting.Server.Features;

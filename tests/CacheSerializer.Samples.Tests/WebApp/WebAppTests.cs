@@ -1,9 +1,9 @@
 using System.Net;
 using System.Text;
 using System.Text.Json;
+using CacheSerializer.LocalServers;
 using CacheSerializer.Memcached;
 using CacheSerializer.WebApp;
-using CacheSerializer.Workloads.Servers;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Hosting.Server;
 using Microsoft.AspNetCore.Hosting.Server.Features;

@@ -1,6 +1,6 @@
+using CacheSerializer.LocalServers;
 using CacheSerializer.Memcached;
 using CacheSerializer.Tests.Memcached.Fixtures;
-using CacheSerializer.Workloads.Servers;
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Diagnostics.HealthChecks;

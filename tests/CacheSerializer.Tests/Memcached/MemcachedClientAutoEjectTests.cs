@@ -1,6 +1,6 @@
 using System.Diagnostics;
+using CacheSerializer.LocalServers;
 using CacheSerializer.Memcached;
-using CacheSerializer.Workloads.Servers;
 
 namespace CacheSerializer.Tests.Memcached;
 

@@ -1,9 +1,9 @@
 using System.Globalization;
+using CacheSerializer.LocalServers;
 using CacheSerializer.Memcached;
 using CacheSerializer.Memcached.Internal;
 using CacheSerializer.Memcached.Internal.Protocol;
 using CacheSerializer.Tests.Memcached.Fixtures;
-using CacheSerializer.Workloads.Servers;
 using Microsoft.Extensions.Caching.Distributed;
 using Microsoft.Extensions.DependencyInjection;
 

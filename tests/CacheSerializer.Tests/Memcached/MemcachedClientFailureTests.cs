@@ -1,8 +1,8 @@
 using System.Diagnostics;
 using System.Net;
+using CacheSerializer.LocalServers;
 using CacheSerializer.Memcached;
 using CacheSerializer.Tests.Memcached.Fixtures;
-using CacheSerializer.Workloads.Servers;
 using Microsoft.Extensions.Logging;
 
 namespace CacheSerializer.Tests.Memcached;

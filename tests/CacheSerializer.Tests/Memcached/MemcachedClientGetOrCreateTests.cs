@@ -415,7 +415,7 @@ public sealed class MemcachedClientGetOrCreateTests : IDisposable
     {
         await using var client = new MemcachedClient(new MemcachedClientOptions
         {
-            Servers = { $"127.0.0.1:{CacheSerializer.Workloads.Servers.MemcachedServer.FreePort()}" },
+            Servers = { $"127.0.0.1:{CacheSerializer.LocalServers.MemcachedServer.FreePort()}" },
             ConnectTimeout = TimeSpan.FromSeconds(1),
         });
         string key = Key("outage");
@@ -438,7 +438,7 @@ public sealed class MemcachedClientGetOrCreateTests : IDisposable
     [Fact]
     public async Task GetOrCreateAsync_ServerKilledWhileAnotherServerWaits_WaiterFallsBackToTheFactory()
     {
-        using var server = CacheSerializer.Workloads.Servers.MemcachedServer.Start();
+        using var server = CacheSerializer.LocalServers.MemcachedServer.Start();
         MemcachedClient[] farm = [NewClient(server.Endpoint), NewClient(server.Endpoint)];
         string key = Key("killed");
         var options = new GetOrCreateOptions { LockTimeout = TimeSpan.FromMinutes(5) };
@@ -466,7 +466,7 @@ public sealed class MemcachedClientGetOrCreateTests : IDisposable
     {
         await using var client = new MemcachedClient(new MemcachedClientOptions
         {
-            Servers = { $"127.0.0.1:{CacheSerializer.Workloads.Servers.MemcachedServer.FreePort()}" },
+            Servers = { $"127.0.0.1:{CacheSerializer.LocalServers.MemcachedServer.FreePort()}" },
             ConnectTimeout = TimeSpan.FromSeconds(1),
             OnServerFailure = ServerFailurePolicy.Throw,
         });

@@ -1,8 +1,8 @@
 using System.Text;
+using CacheSerializer.LocalServers;
 using CacheSerializer.Memcached;
 using CacheSerializer.Memcached.Internal;
 using CacheSerializer.Tests.Memcached.Fixtures;
-using CacheSerializer.Workloads.Servers;
 
 namespace CacheSerializer.Tests.Memcached;
 

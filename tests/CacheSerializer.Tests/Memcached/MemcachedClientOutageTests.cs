@@ -1,7 +1,7 @@
 using System.Diagnostics.Metrics;
+using CacheSerializer.LocalServers;
 using CacheSerializer.Memcached;
 using CacheSerializer.Tests.Memcached.Fixtures;
-using CacheSerializer.Workloads.Servers;
 using Microsoft.Extensions.Caching.Distributed;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging;

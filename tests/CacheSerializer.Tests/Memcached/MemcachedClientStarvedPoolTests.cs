@@ -1,5 +1,5 @@
+using CacheSerializer.LocalServers;
 using CacheSerializer.Memcached;
-using CacheSerializer.Workloads.Servers;
 
 namespace CacheSerializer.Tests.Memcached;
 

@@ -1,4 +1,4 @@
-using CacheSerializer.Workloads.Servers;
+using CacheSerializer.LocalServers;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Diagnostics.HealthChecks;
 

@@ -2,8 +2,8 @@ using System.Diagnostics;
 using System.Globalization;
 using CacheSerializer.LoadTest.Deploy.Models;
 using CacheSerializer.LoadTest.Running;
+using CacheSerializer.LocalServers;
 using CacheSerializer.Memcached;
-using CacheSerializer.Workloads.Servers;
 
 namespace CacheSerializer.LoadTest.Deploy;
 

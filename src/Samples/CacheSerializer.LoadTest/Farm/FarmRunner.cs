@@ -1,8 +1,8 @@
 using System.Diagnostics;
 using System.Globalization;
 using CacheSerializer.LoadTest.Running;
+using CacheSerializer.LocalServers;
 using CacheSerializer.Memcached;
-using CacheSerializer.Workloads.Servers;
 
 namespace CacheSerializer.LoadTest.Farm;
 

@@ -1,6 +1,6 @@
 using System.Globalization;
 using System.Net;
-using CacheSerializer.Workloads.Servers;
+using CacheSerializer.LocalServers;
 
 namespace CacheSerializer.LoadTest.Running;
 

@@ -1,8 +1,8 @@
 using CacheSerializer.LoadTest.Mix;
 using CacheSerializer.LoadTest.Running;
+using CacheSerializer.LocalServers;
 using CacheSerializer.Memcached;
 using CacheSerializer.Workloads.Contenders;
-using CacheSerializer.Workloads.Servers;
 
 namespace CacheSerializer.Samples.Tests.LoadTest.Running;
 

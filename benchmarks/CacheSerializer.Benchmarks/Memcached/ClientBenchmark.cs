@@ -2,30 +2,38 @@ using System.Diagnostics;
 using System.Globalization;
 using System.Text;
 using System.Text.RegularExpressions;
+using CacheSerializer.LocalServers;
 using CacheSerializer.Memcached;
-using CacheSerializer.Workloads.Servers;
+using StackExchange.Redis;
 
 namespace CacheSerializer.Benchmarks.Memcached;
 
 /// <summary>
-/// Console mode <c>client-vs-memcaslap</c>: our client and Debian's memcaslap (libmemcached-tools) side by side on the
-/// same local memcached, with the same value size, get/set mix (90/10), key length (64) and concurrency.
+/// Console mode <c>client-benchmark</c> (formerly <c>client-vs-memcaslap</c>, still accepted): our client and Debian's
+/// memcaslap (libmemcached-tools) side by side on the same local memcached, and StackExchange.Redis on a local
+/// redis-server, with the same value size, get/set mix (90/10), keys (10,000 of 64 bytes) and concurrency.
 /// </summary>
 /// <remarks>
 /// This is a load comparison, not a micro-benchmark, so it is a console mode rather than a BenchmarkDotNet class.
-/// Usage: <c>dotnet run -c Release --project benchmarks/CacheSerializer.Benchmarks -- client-vs-memcaslap [--tls] [seconds] [rounds] [valueBytes] [concurrency]</c>.
+/// Usage: <c>dotnet run -c Release --project benchmarks/CacheSerializer.Benchmarks -- client-benchmark [--tls] [seconds] [rounds] [valueBytes] [concurrency]</c>.
+/// memcached, memcaslap and redis-server are installed with apt-get when missing (scripts/ensure-memcached.sh), and
+/// every server the command starts is stopped when it ends, also when a run throws.
 /// <para>With <c>--tls</c> the cost of TLS is measured instead: memcaslap has no TLS, so our client runs the same load
 /// against a plaintext memcached and a TLS one (<c>-Z</c>, a throwaway certificate the client validates), alternately
 /// in each round, and the ratio is TLS over plaintext.</para>
 /// </remarks>
-internal static partial class ClientVsMemcaslap
+internal static partial class ClientBenchmark
 {
-    private const int KeyCount = 10_000;
-    private const int KeyLength = 64;
+    /// <summary>How many distinct keys each run picks from at random.</summary>
+    internal const int KeyCount = 10_000;
+
+    /// <summary>The length of every key, in bytes (ASCII).</summary>
+    internal const int KeyLength = 64;
 
     internal static bool TryRun(string[] args)
     {
-        if (args.Length == 0 || args[0] != "client-vs-memcaslap")
+        // client-vs-memcaslap: the command's name before StackExchange.Redis joined; kept for existing notes and scripts.
+        if (args.Length == 0 || args[0] is not ("client-benchmark" or "client-vs-memcaslap"))
         {
             return false;
         }
@@ -42,15 +50,19 @@ internal static partial class ClientVsMemcaslap
 
     private static async Task RunAsync(int seconds, int rounds, int[] sizes, int[] concurrencies)
     {
+        EnsureInstalled();
         string memcaslap = Which("memcaslap") ?? throw new InvalidOperationException("memcaslap not found: apt-get install -y libmemcached-tools");
-        // The same launcher the tests and the load test use: free loopback port, killed on dispose even if a run throws.
+        // The same launchers the tests and the load test use: free loopback ports, killed on dispose even if a run throws.
         using MemcachedServer server = MemcachedServer.Start("-m 512");
+        // As memcached -m 512: at most 512 MB, least recently used keys evicted first; nothing persisted (RedisServer).
+        using RedisServer redis = RedisServer.Start("--maxmemory", "512mb", "--maxmemory-policy", "allkeys-lru");
         string endpoint = server.Endpoint;
-        Console.WriteLine($"# {DateTime.UtcNow:yyyy-MM-dd HH:mm} UTC, {Environment.ProcessorCount} cores, {System.Runtime.InteropServices.RuntimeInformation.OSDescription}, .NET {Environment.Version}");
-        Console.WriteLine($"# memcached 1.6.18 at {endpoint} (-t 2 -m 512), {seconds} s per run, {rounds} round(s), 90% get / 10% set, {KeyLength}-byte keys");
+        Console.WriteLine($"# {DateTime.UtcNow:yyyy-MM-dd HH:mm} UTC, {Environment.ProcessorCount} cores, {System.Runtime.InteropServices.RuntimeInformation.OSDescription}, .NET {Environment.Version}, load average {LoadAverage()}");
+        Console.WriteLine($"# memcached 1.6.18 at {endpoint} (-t 2 -m 512) for memcaslap and MemcachedClient; redis-server {await StackExchangeRedisContender.ServerVersionAsync(redis.Endpoint)} at {redis.Endpoint} (--maxmemory 512mb, allkeys-lru, no persistence) for StackExchange.Redis {StackExchangeRedisContender.ClientVersion}");
+        Console.WriteLine($"# {seconds} s per run, {rounds} round(s), 90% get / 10% set, {KeyCount:N0} keys of {KeyLength} bytes; server CPU is memcached's for the first two rows, redis-server's for the third");
         Console.WriteLine();
-        Console.WriteLine("| Value | Concurrency | Contender | ops/s | p50 | p99 | client CPU µs/op | memcached CPU µs/op | allocated B/op | Ratio (ops/s vs memcaslap) |");
-        Console.WriteLine("|---|---|---|---:|---:|---:|---:|---:|---:|---:|");
+        Console.WriteLine("| Value | Concurrency | Contender | ops/s | p50 | p99 | client CPU µs/op | server CPU µs/op | allocated B/op | Ratio (ops/s vs memcaslap) | ours vs SE.Redis (ops/s) | ours vs SE.Redis (client CPU/op) |");
+        Console.WriteLine("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
         // memcached's own CPU time (stats rusage) over each run, read by a client of its own outside the timed window.
         await using var statsClient = new MemcachedClient(new MemcachedClientOptions { Servers = { endpoint } });
         foreach (int valueSize in sizes)
@@ -62,11 +74,63 @@ internal static partial class ClientVsMemcaslap
                     double serverBefore = await ServerCpuSecondsAsync(statsClient);
                     RunResult theirs = RunMemcaslap(memcaslap, endpoint, valueSize, concurrency, seconds);
                     double theirServer = (await ServerCpuSecondsAsync(statsClient) - serverBefore) * 1_000_000 / (theirs.OpsPerSecond * seconds);
-                    RunResult ours = await RunClientAsync(Options(endpoint), valueSize, concurrency, seconds, statsClient);
+                    // Our client and StackExchange.Redis take turns going first, so drift on a shared machine hits both alike.
+                    RunResult ours;
+                    RunResult se;
+                    if (round % 2 == 0)
+                    {
+                        ours = await RunClientAsync(Options(endpoint), valueSize, concurrency, seconds, statsClient);
+                        se = await StackExchangeRedisContender.RunAsync(redis, valueSize, concurrency, seconds);
+                    }
+                    else
+                    {
+                        se = await StackExchangeRedisContender.RunAsync(redis, valueSize, concurrency, seconds);
+                        ours = await RunClientAsync(Options(endpoint), valueSize, concurrency, seconds, statsClient);
+                    }
+
                     string size = SizeName(valueSize);
-                    Console.WriteLine($"| {size} | {concurrency} | memcaslap (-T 2 -c {concurrency}) | {theirs.OpsPerSecond:N0} | {theirs.P50} | {theirs.P99} | {theirs.CpuMicrosPerOp:F1} | {theirServer:F1} | n/a | 1.00 |");
-                    Console.WriteLine($"| {size} | {concurrency} | MemcachedClient ({concurrency} tasks) | {ours.OpsPerSecond:N0} | {ours.P50} | {ours.P99} | {ours.CpuMicrosPerOp:F1} | {ours.ServerCpuMicrosPerOp:F1} | {ours.AllocatedPerOp:N0} | {ours.OpsPerSecond / theirs.OpsPerSecond:F2} |");
+                    Console.WriteLine($"| {size} | {concurrency} | memcaslap (-T 2 -c {concurrency}) | {theirs.OpsPerSecond:N0} | {theirs.P50} | {theirs.P99} | {theirs.CpuMicrosPerOp:F1} | {theirServer:F1} | n/a | 1.00 | n/a | n/a |");
+                    Console.WriteLine($"| {size} | {concurrency} | MemcachedClient ({concurrency} tasks) | {ours.OpsPerSecond:N0} | {ours.P50} | {ours.P99} | {ours.CpuMicrosPerOp:F1} | {ours.ServerCpuMicrosPerOp:F1} | {ours.AllocatedPerOp:N0} | {ours.OpsPerSecond / theirs.OpsPerSecond:F2} | {ours.OpsPerSecond / se.OpsPerSecond:F2} | {ours.CpuMicrosPerOp / se.CpuMicrosPerOp:F2} |");
+                    Console.WriteLine($"| {size} | {concurrency} | StackExchange.Redis ({concurrency} tasks) | {se.OpsPerSecond:N0} | {se.P50} | {se.P99} | {se.CpuMicrosPerOp:F1} | {se.ServerCpuMicrosPerOp:F1} | {se.AllocatedPerOp:N0} | {se.OpsPerSecond / theirs.OpsPerSecond:F2} | 1.00 | 1.00 |");
                 }
+            }
+        }
+
+        Console.WriteLine();
+        Console.WriteLine($"# load average at the end {LoadAverage()}");
+    }
+
+    /// <summary>Installs what is missing of memcached, memcaslap and redis-server with the repository's script
+    /// (apt-get), as the test suite does; without the script, the launchers' messages name the packages.</summary>
+    private static void EnsureInstalled()
+    {
+        if (Which("memcached") is not null && Which("memcaslap") is not null && Which("redis-server") is not null)
+        {
+            return;
+        }
+
+        string? script = new[] { Directory.GetCurrentDirectory(), AppContext.BaseDirectory }
+            .SelectMany(static start => Ancestors(new DirectoryInfo(start)))
+            .Select(static dir => Path.Combine(dir.FullName, "scripts", "ensure-memcached.sh"))
+            .FirstOrDefault(File.Exists);
+        if (script is null)
+        {
+            return;
+        }
+
+        using Process install = Process.Start(new ProcessStartInfo("bash", [script, "--tools", "--redis"]) { UseShellExecute = false })
+            ?? throw new InvalidOperationException("bash did not start");
+        install.WaitForExit();
+        if (install.ExitCode != 0)
+        {
+            throw new InvalidOperationException($"{script} --tools --redis exited with {install.ExitCode}");
+        }
+
+        static IEnumerable<DirectoryInfo> Ancestors(DirectoryInfo? dir)
+        {
+            for (; dir is not null; dir = dir.Parent)
+            {
+                yield return dir;
             }
         }
     }
@@ -141,12 +205,55 @@ internal static partial class ClientVsMemcaslap
         return double.Parse(stats["rusage_user"], CultureInfo.InvariantCulture) + double.Parse(stats["rusage_system"], CultureInfo.InvariantCulture);
     }
 
+    /// <summary>The keys every contender uses: <see cref="KeyCount"/> of <see cref="KeyLength"/> ASCII bytes.</summary>
+    internal static string[] Keys() => Enumerable.Range(0, KeyCount).Select(i => $"bench:{i:D10}:".PadRight(KeyLength, 'k')).ToArray();
+
+    /// <summary>A random value of <paramref name="valueSize"/> bytes.</summary>
+    internal static byte[] Value(int valueSize)
+    {
+        byte[] value = new byte[valueSize];
+        Random.Shared.NextBytes(value);
+        return value;
+    }
+
+    /// <summary>Runs <paramref name="drive"/> for a 1 s warm-up (JIT, connections), then for <paramref name="seconds"/>
+    /// measured: operations, latency, this process's CPU time and allocations, and the server's CPU time, per operation.</summary>
+    /// <param name="drive">Runs the load for the given time, recording each call's latency (µs) into the histogram when one is given, and returns the operations done.</param>
+    /// <param name="serverCpuSeconds">Reads the server's CPU time so far, in seconds.</param>
+    /// <param name="seconds">How long the measured run lasts.</param>
+    internal static async Task<RunResult> MeasureAsync(Func<TimeSpan, long[]?, Task<long>> drive, Func<Task<double>> serverCpuSeconds, int seconds)
+    {
+        await drive(TimeSpan.FromSeconds(1), null);
+        var histogram = new long[1_000_001];
+        using Process self = Process.GetCurrentProcess();
+        TimeSpan cpuBefore = self.TotalProcessorTime;
+        long allocatedBefore = GC.GetTotalAllocatedBytes(precise: false);
+        double serverBefore = await serverCpuSeconds();
+        var clock = Stopwatch.StartNew();
+        long ops = await drive(TimeSpan.FromSeconds(seconds), histogram);
+        double elapsed = clock.Elapsed.TotalSeconds;
+        long allocated = GC.GetTotalAllocatedBytes(precise: false) - allocatedBefore;
+        self.Refresh();
+        double cpu = (self.TotalProcessorTime - cpuBefore).TotalMicroseconds;
+        double server = (await serverCpuSeconds() - serverBefore) * 1_000_000;
+        return new RunResult(ops / elapsed, Percentile(histogram, ops, 0.50), Percentile(histogram, ops, 0.99), cpu / ops, (double)allocated / ops, server / ops);
+    }
+
+    /// <summary>Records one call's latency, from <paramref name="start"/> (a <see cref="Stopwatch"/> timestamp) to now, in 1 µs buckets (the last one is "1 s or more").</summary>
+    internal static void Record(long[]? histogram, long start)
+    {
+        if (histogram is not null)
+        {
+            long micros = (Stopwatch.GetTimestamp() - start) * 1_000_000 / Stopwatch.Frequency;
+            Interlocked.Increment(ref histogram[Math.Min(micros, histogram.Length - 1)]);
+        }
+    }
+
     private static async Task<RunResult> RunClientAsync(MemcachedClientOptions options, int valueSize, int concurrency, int seconds, MemcachedClient statsClient)
     {
         await using var client = new MemcachedClient(options);
-        string[] keys = Enumerable.Range(0, KeyCount).Select(i => $"bench:{i:D10}:".PadRight(KeyLength, 'k')).ToArray();
-        byte[] value = new byte[valueSize];
-        Random.Shared.NextBytes(value);
+        string[] keys = Keys();
+        byte[] value = Value(valueSize);
         foreach (string[] chunk in keys.Chunk(500))
         {
             MemcachedStoreResult[] stored = await Task.WhenAll(chunk.Select(k => client.SetAsync(k, value)));
@@ -156,21 +263,10 @@ internal static partial class ClientVsMemcaslap
             }
         }
 
-        // Warm up (JIT, connections), then measure.
-        await DriveAsync(client, keys, value, concurrency, TimeSpan.FromSeconds(1), histogram: null);
-        var histogram = new long[1_000_001];
-        using Process self = Process.GetCurrentProcess();
-        TimeSpan cpuBefore = self.TotalProcessorTime;
-        long allocatedBefore = GC.GetTotalAllocatedBytes(precise: false);
-        double serverBefore = await ServerCpuSecondsAsync(statsClient);
-        var clock = Stopwatch.StartNew();
-        long ops = await DriveAsync(client, keys, value, concurrency, TimeSpan.FromSeconds(seconds), histogram);
-        double elapsed = clock.Elapsed.TotalSeconds;
-        long allocated = GC.GetTotalAllocatedBytes(precise: false) - allocatedBefore;
-        self.Refresh();
-        double cpu = (self.TotalProcessorTime - cpuBefore).TotalMicroseconds;
-        double server = (await ServerCpuSecondsAsync(statsClient) - serverBefore) * 1_000_000;
-        return new RunResult(ops / elapsed, Percentile(histogram, ops, 0.50), Percentile(histogram, ops, 0.99), cpu / ops, (double)allocated / ops, server / ops);
+        return await MeasureAsync(
+            (duration, histogram) => DriveAsync(client, keys, value, concurrency, duration, histogram),
+            () => ServerCpuSecondsAsync(statsClient),
+            seconds);
     }
 
     private static async Task<long> DriveAsync(MemcachedClient client, string[] keys, byte[] value, int concurrency, TimeSpan duration, long[]? histogram)
@@ -198,12 +294,7 @@ internal static partial class ClientVsMemcaslap
                     }
                 }
 
-                if (histogram is not null)
-                {
-                    long micros = (Stopwatch.GetTimestamp() - start) * 1_000_000 / Stopwatch.Frequency;
-                    Interlocked.Increment(ref histogram[Math.Min(micros, histogram.Length - 1)]);
-                }
-
+                Record(histogram, start);
                 done++;
             }
 
@@ -316,6 +407,6 @@ internal static partial class ClientVsMemcaslap
     [GeneratedRegex(@"^\s+(\d+):((?:\s+\d+)+)\s*$", RegexOptions.Multiline)]
     private static partial Regex Log2RowPattern();
 
-    /// <summary>One run: throughput, latency, the contender's own CPU time and (ours) allocation per operation, and memcached's CPU time per operation.</summary>
-    private readonly record struct RunResult(double OpsPerSecond, string P50, string P99, double CpuMicrosPerOp, double AllocatedPerOp, double ServerCpuMicrosPerOp);
+    /// <summary>One run: throughput, latency, the contender's own CPU time and (.NET clients) allocation per operation, and the server's CPU time per operation.</summary>
+    internal readonly record struct RunResult(double OpsPerSecond, string P50, string P99, double CpuMicrosPerOp, double AllocatedPerOp, double ServerCpuMicrosPerOp);
 }

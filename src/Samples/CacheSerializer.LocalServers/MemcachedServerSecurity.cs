@@ -1,7 +1,7 @@
 using System.Globalization;
 using System.Text;
 
-namespace CacheSerializer.Workloads.Servers;
+namespace CacheSerializer.LocalServers;
 
 /// <summary>What a started memcached requires of its clients: TLS (<c>-Z</c>), a client certificate, and ASCII
 /// authentication (<c>-Y authfile</c>). memcached 1.6.18 cannot reload certificates or users, so a scenario that needs

@@ -2,7 +2,7 @@ using System.Net;
 using System.Security.Cryptography;
 using System.Security.Cryptography.X509Certificates;
 
-namespace CacheSerializer.Workloads.Servers;
+namespace CacheSerializer.LocalServers;
 
 /// <summary>A certificate authority and the certificates it issues, made at run time with .NET's
 /// <see cref="CertificateRequest"/> and written as PEM files into a temporary directory, for memcached started with TLS

@@ -1,13 +1,18 @@
 using System.Diagnostics;
 using System.Net;
 using System.Net.Sockets;
+using CacheSerializer.LocalServers.Internal;
 
-namespace CacheSerializer.Workloads.Servers;
+namespace CacheSerializer.LocalServers;
 
 /// <summary>A real memcached server on a free 127.0.0.1 port, started from PATH; can be killed and restarted on the same port,
 /// optionally with TLS and authentication (<see cref="MemcachedServerSecurity"/>).</summary>
 /// <remarks>
-/// Shared by the tests' fixtures, the load test and the benchmarks. A missing binary fails with the install command; tests never skip.
+/// <para>This project's main type. CacheSerializer.LocalServers starts real memcached (this type) and redis-server
+/// (<see cref="RedisServer"/>) processes on free 127.0.0.1 ports for the tests, the benchmarks and the load test, checks
+/// that the listener on each port is the process it started, and stops them when disposed; the certificates a TLS
+/// memcached needs are made by <see cref="ThrowawayCertificates"/>.</para>
+/// <para>A missing binary fails with the install command; tests never skip.</para>
 /// </remarks>
 public sealed class MemcachedServer : IDisposable
 {
@@ -72,29 +77,12 @@ public sealed class MemcachedServer : IDisposable
     }
 
     /// <summary>Returns a port nothing listens on right now.</summary>
-    public static int FreePort()
-    {
-        using var listener = new TcpListener(IPAddress.Loopback, 0);
-        listener.Start();
-        int port = ((IPEndPoint)listener.LocalEndpoint).Port;
-        listener.Stop();
-        return port;
-    }
+    public static int FreePort() => LoopbackPort.Free();
 
     /// <summary>Finds memcached on PATH, or fails with the install command.</summary>
-    public static string FindBinary()
-    {
-        foreach (string dir in (Environment.GetEnvironmentVariable("PATH") ?? string.Empty).Split(Path.PathSeparator, StringSplitOptions.RemoveEmptyEntries))
-        {
-            string candidate = Path.Combine(dir, "memcached");
-            if (File.Exists(candidate))
-            {
-                return candidate;
-            }
-        }
-
-        throw new InvalidOperationException($"memcached was not found on PATH; the integration tests and the load test need a real server. Install it: {InstallHint}");
-    }
+    public static string FindBinary() =>
+        ExecutableSearch.Find("memcached")
+        ?? throw new InvalidOperationException($"memcached was not found on PATH; the integration tests and the load test need a real server. Install it: {InstallHint}");
 
     /// <summary>Kills the server at once (no graceful shutdown), as a crash would.</summary>
     public void Kill()
@@ -176,7 +164,7 @@ public sealed class MemcachedServer : IDisposable
             {
                 using var probe = new TcpClient();
                 probe.Connect(IPAddress.Loopback, Port);
-                if (ListensHere(_process))
+                if (LoopbackPort.IsListenedBy(Port, _process))
                 {
                     return;
                 }
@@ -208,45 +196,6 @@ public sealed class MemcachedServer : IDisposable
             {
             }
         }
-    }
-
-    /// <summary>Whether <paramref name="process"/> holds the socket listening on 127.0.0.1:<see cref="Port"/>, not some
-    /// other process that took the port (Linux: the LISTEN entry of /proc/net/tcp and a descriptor of the process naming
-    /// its inode; elsewhere, true).</summary>
-    private bool ListensHere(Process process)
-    {
-        if (!File.Exists("/proc/net/tcp"))
-        {
-            return true;
-        }
-
-        string local = $"0100007F:{Port:X4}";
-        string? inode = File.ReadLines("/proc/net/tcp").Skip(1)
-            .Select(line => line.Split(' ', StringSplitOptions.RemoveEmptyEntries))
-            .Where(fields => fields.Length > 9 && fields[1] == local && fields[3] == "0A") // 0A: TCP_LISTEN
-            .Select(fields => fields[9])
-            .FirstOrDefault();
-        if (inode is null)
-        {
-            return false;
-        }
-
-        string socket = $"socket:[{inode}]";
-        foreach (string descriptor in Directory.EnumerateFiles($"/proc/{process.Id}/fd"))
-        {
-            try
-            {
-                if (new FileInfo(descriptor).LinkTarget == socket)
-                {
-                    return true;
-                }
-            }
-            catch (IOException)
-            {
-            }
-        }
-
-        return false;
     }
 
     /// <summary>Waits until every thread of the process is stopped (or none is), as /proc reports it (Linux; elsewhere it
@@ -307,7 +256,4 @@ public sealed class MemcachedServer : IDisposable
             throw new InvalidOperationException($"kill -{signal} {process.Id} exited with {kill.ExitCode}");
         }
     }
-
-    /// <summary>memcached could not bind the port chosen for it (another process took it meanwhile).</summary>
-    private sealed class PortTakenException(string message) : InvalidOperationException(message);
 }

@@ -1,0 +1,204 @@
+using System.Diagnostics;
+using System.Globalization;
+using System.Net;
+using System.Net.Sockets;
+using System.Text;
+using CacheSerializer.LocalServers.Internal;
+
+namespace CacheSerializer.LocalServers;
+
+/// <summary>A real redis-server on a free 127.0.0.1 port, started from PATH without persistence, for the client
+/// benchmark's StackExchange.Redis contender; stopped (killed) on dispose.</summary>
+/// <remarks>
+/// The same design as <see cref="MemcachedServer"/>: a port free when chosen, another one when something else took it
+/// before the server bound it (the listener found on the port must be this process's), and a missing binary fails with
+/// the install command. It never uses the service Debian's package may run on 6379. Ready means it answered
+/// <c>PING</c>, not only that its port accepts connections.
+/// </remarks>
+public sealed class RedisServer : IDisposable
+{
+    /// <summary>The command that installs redis-server on Debian/Ubuntu, quoted when the binary is missing.</summary>
+    public const string InstallHint = "apt-get update && apt-get install -y redis-server";
+
+    private static readonly TimeSpan StartTimeout = TimeSpan.FromSeconds(10);
+    private static readonly TimeSpan PingTimeout = TimeSpan.FromSeconds(1);
+    private readonly string[] _extraArguments;
+    private Process? _process;
+
+    private RedisServer(int port, string[] extraArguments)
+    {
+        Port = port;
+        _extraArguments = extraArguments;
+    }
+
+    /// <summary>Gets the TCP port the server listens on.</summary>
+    public int Port { get; }
+
+    /// <summary>Gets the server as <c>127.0.0.1:port</c>, as StackExchange.Redis's configuration string takes it.</summary>
+    public string Endpoint => $"127.0.0.1:{Port}";
+
+    /// <summary>Gets a value indicating whether the process is running.</summary>
+    public bool IsRunning => _process is { HasExited: false };
+
+    /// <summary>Gets the id of the redis-server process, e.g. to read its CPU time from /proc/&lt;pid&gt;/stat.</summary>
+    /// <exception cref="InvalidOperationException">The server has been disposed.</exception>
+    public int ProcessId => Running.Id;
+
+    /// <summary>Gets the CPU time (user and system) the redis-server process has used since it started, read afresh.</summary>
+    /// <exception cref="InvalidOperationException">The server has been disposed.</exception>
+    public TimeSpan TotalProcessorTime
+    {
+        get
+        {
+            Process process = Running;
+            process.Refresh();
+            return process.TotalProcessorTime;
+        }
+    }
+
+    private Process Running => _process ?? throw new InvalidOperationException($"redis-server on port {Port} is not running");
+
+    /// <summary>Starts redis-server on a free loopback port and waits until it answers <c>PING</c>.</summary>
+    /// <param name="extraArguments">More redis-server arguments, one per item, e.g. <c>"--maxmemory", "512mb"</c>.</param>
+    /// <returns>The running server; dispose it to stop it.</returns>
+    /// <exception cref="InvalidOperationException">redis-server is not on PATH (the message has the install command), or it exited at start.</exception>
+    /// <exception cref="TimeoutException">It did not answer <c>PING</c> within 10 s.</exception>
+    public static RedisServer Start(params string[] extraArguments)
+    {
+        for (int attempt = 1; ; attempt++)
+        {
+            var server = new RedisServer(LoopbackPort.Free(), extraArguments);
+            try
+            {
+                server.Launch();
+                return server;
+            }
+            catch (PortTakenException) when (attempt < 5)
+            {
+                // Another process (a test run beside this one) took the free port before redis-server bound it: try another.
+                server.Dispose();
+            }
+            catch
+            {
+                server.Dispose();
+                throw;
+            }
+        }
+    }
+
+    /// <summary>Finds redis-server on PATH, or fails with the install command.</summary>
+    /// <exception cref="InvalidOperationException">redis-server is not on PATH.</exception>
+    public static string FindBinary() => FindBinary(path: null);
+
+    /// <summary>Stops the server at once (SIGKILL: it keeps nothing to save).</summary>
+    public void Dispose()
+    {
+        if (_process is { } process)
+        {
+            try
+            {
+                process.Kill(entireProcessTree: true);
+            }
+            catch (InvalidOperationException)
+            {
+            }
+
+            process.WaitForExit(5000);
+            process.Dispose();
+            _process = null;
+        }
+    }
+
+    /// <summary>Finds redis-server in the directories of <paramref name="path"/> (PATH's syntax; the process's PATH when null).</summary>
+    internal static string FindBinary(string? path) =>
+        ExecutableSearch.Find("redis-server", path)
+        ?? throw new InvalidOperationException($"redis-server was not found on PATH; the client benchmark's StackExchange.Redis contender and its tests need a real server. Install it: {InstallHint}");
+
+    private void Launch()
+    {
+        var info = new ProcessStartInfo(FindBinary())
+        {
+            UseShellExecute = false,
+            RedirectStandardOutput = true,
+            RedirectStandardError = true,
+        };
+        // A cache, not a store: no RDB snapshots (--save "") and no append-only file, so nothing is written to disk and
+        // a kill loses nothing that matters. Bound to loopback only, where protected mode (on by default) lets every
+        // local client in without a password, so it is left on. --dir keeps any file redis might still write out of
+        // the caller's working directory.
+        string[] arguments = ["--port", Port.ToString(CultureInfo.InvariantCulture), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", Path.GetTempPath()];
+        foreach (string argument in arguments.Concat(_extraArguments))
+        {
+            info.ArgumentList.Add(argument);
+        }
+
+        _process = Process.Start(info) ?? throw new InvalidOperationException("redis-server did not start");
+        // redis-server logs to stdout (why it exited at start: a port in use, a bad argument); keep the first lines.
+        var log = new System.Collections.Concurrent.ConcurrentQueue<string>();
+        DataReceivedEventHandler keep = (_, e) =>
+        {
+            if (e.Data is { } line && log.Count < 40)
+            {
+                log.Enqueue(line);
+            }
+        };
+        _process.OutputDataReceived += keep;
+        _process.ErrorDataReceived += keep;
+        _process.BeginOutputReadLine();
+        _process.BeginErrorReadLine();
+
+        var deadline = Stopwatch.StartNew();
+        while (deadline.Elapsed < StartTimeout)
+        {
+            if (_process.HasExited)
+            {
+                _process.WaitForExit(); // drains the output
+                string message = $"redis-server exited at start with code {_process.ExitCode} (port {Port} taken?): {string.Join(" / ", log.Where(static l => l.Length > 0).TakeLast(5))}";
+                throw log.Any(static l => l.Contains("Address already in use", StringComparison.Ordinal))
+                    ? new PortTakenException(message)
+                    : new InvalidOperationException(message);
+            }
+
+            // A PONG from a redis that is not ours (the port taken meanwhile) does not count: ours is about to exit with
+            // "Address already in use", and the branch above reports it.
+            if (AnswersPing() && LoopbackPort.IsListenedBy(Port, _process))
+            {
+                return;
+            }
+
+            Thread.Sleep(20);
+        }
+
+        throw new TimeoutException($"redis-server did not answer PING on port {Port} within {StartTimeout.TotalSeconds} s");
+    }
+
+    /// <summary>Whether the port answers an inline <c>PING</c> with <c>+PONG</c>.</summary>
+    private bool AnswersPing()
+    {
+        try
+        {
+            using var probe = new TcpClient { ReceiveTimeout = (int)PingTimeout.TotalMilliseconds, SendTimeout = (int)PingTimeout.TotalMilliseconds };
+            probe.Connect(IPAddress.Loopback, Port);
+            NetworkStream stream = probe.GetStream();
+            stream.Write("PING\r\n"u8);
+            byte[] reply = new byte[7];
+            int read = 0;
+            while (read < reply.Length)
+            {
+                int n = stream.Read(reply, read, reply.Length - read);
+                if (n == 0)
+                {
+                    return false;
+                }
+
+                read += n;
+            }
+
+            return Encoding.ASCII.GetString(reply) == "+PONG\r\n";
+        }
+        catch (Exception ex) when (ex is SocketException or IOException)
+        {
+            return false;
+        }
+    }
+}

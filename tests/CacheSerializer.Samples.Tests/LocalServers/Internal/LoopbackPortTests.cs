@@ -1,0 +1,34 @@
+using System.Diagnostics;
+using System.Net;
+using System.Net.Sockets;
+using CacheSerializer.LocalServers;
+using CacheSerializer.LocalServers.Internal;
+
+namespace CacheSerializer.Samples.Tests.LocalServers.Internal;
+
+/// <summary>The check the launchers rely on when another process takes a chosen port first.</summary>
+public sealed class LoopbackPortTests
+{
+    [Fact]
+    public void IsListenedBy_ListenerOfThisProcess_TrueForThisProcessFalseForAnother()
+    {
+        using var listener = new TcpListener(IPAddress.Loopback, 0);
+        listener.Start();
+        int port = ((IPEndPoint)listener.LocalEndpoint).Port;
+        using RedisServer other = RedisServer.Start();
+        using Process self = Process.GetCurrentProcess();
+        using Process redis = Process.GetProcessById(other.ProcessId);
+
+        Assert.True(LoopbackPort.IsListenedBy(port, self));
+        Assert.False(LoopbackPort.IsListenedBy(port, redis));
+    }
+
+    [Fact]
+    public void IsListenedBy_NothingListens_False()
+    {
+        int port = LoopbackPort.Free();
+        using Process self = Process.GetCurrentProcess();
+
+        Assert.False(LoopbackPort.IsListenedBy(port, self));
+    }
+}
