@@ -67,7 +67,7 @@ public sealed partial class MemcachedClient
             // Located on every round: with auto-eject the key may have moved to another server meanwhile.
             // Not pooled: the bytes stay with the result, for the copies of the callers that joined.
             var lease = GetRequest.Lease(encoded, policy.LockSeconds, policy.RecacheSeconds, pooled: false);
-            GetReply reply = await ExecuteAsync(Locate(encoded), lease, token).ConfigureAwait(false);
+            GetReply reply = await ExecuteValueAsync(Locate(encoded), lease, token).ConfigureAwait(false);
             T value = default!;
             if (reply.Hit && !TryReadLeased(encoded, reply, out value))
             {
@@ -85,7 +85,7 @@ public sealed partial class MemcachedClient
                 if (!reply.Stale && (reply.Recache & RecacheFlags.WinSent) == 0 && reply.Cas != invalidated)
                 {
                     invalidated = reply.Cas;
-                    await ExecuteAsync(Locate(encoded), KeyRequest.InvalidateKeepingTtl(encoded, reply.Cas), token).ConfigureAwait(false);
+                    await ExecuteValueAsync(Locate(encoded), KeyRequest.InvalidateKeepingTtl(encoded, reply.Cas), token).ConfigureAwait(false);
                 }
             }
             else if (reply.Hit)
@@ -230,7 +230,7 @@ public sealed partial class MemcachedClient
         try
         {
             KeyRequest release = placeholder ? KeyRequest.Delete(key, cas) : KeyRequest.InvalidateKeepingTtl(key, cas);
-            await ExecuteAsync(Locate(key), release, CancellationToken.None).ConfigureAwait(false);
+            await ExecuteValueAsync(Locate(key), release, CancellationToken.None).ConfigureAwait(false);
         }
         catch (Exception ex) when (ex is MemcachedException or ObjectDisposedException)
         {

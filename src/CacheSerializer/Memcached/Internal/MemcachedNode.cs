@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using System.Runtime.CompilerServices;
 using CacheSerializer.Memcached.Internal.Requests;
 using Microsoft.Extensions.Logging;
 
@@ -52,19 +53,19 @@ internal sealed partial class MemcachedNode : IDisposable
     /// needed, waiting for one under back-pressure), queues the request, and ends the wait when the token is cancelled.</summary>
     /// <exception cref="MemcachedException">The server is down, could not be connected, timed out, or the connection broke.</exception>
     /// <exception cref="OperationCanceledException">The token was cancelled; a request already written still reads its reply.</exception>
-    internal Task<TResult> ExecuteAsync<TResult>(MemcachedRequest<TResult> request, CancellationToken cancellationToken)
+    internal ValueTask<TResult> ExecuteAsync<TResult>(MemcachedRequest<TResult> request, CancellationToken cancellationToken)
     {
         request.Server = Name;
         if (cancellationToken.IsCancellationRequested)
         {
-            return Task.FromCanceled<TResult>(cancellationToken);
+            return ValueTask.FromCanceled<TResult>(cancellationToken);
         }
 
         ValueTask<MemcachedConnection> acquire = AcquireAsync(request.Operation, cancellationToken);
         if (acquire.IsCompletedSuccessfully && !cancellationToken.CanBeCanceled)
         {
             acquire.Result.Send(request);
-            return request.Task; // the common case allocates no state machine here
+            return request.AsValueTask(); // the common case allocates no state machine here
         }
 
         return SendAndAwaitAsync(acquire, request, cancellationToken);
@@ -97,20 +98,21 @@ internal sealed partial class MemcachedNode : IDisposable
     /// <summary>Counts a call that failed because of the server (down, timeout, broken connection), for the outage's end log.</summary>
     internal void CountFailedCall() => Interlocked.Increment(ref _failedCalls);
 
-    private static async Task<TResult> SendAndAwaitAsync<TResult>(ValueTask<MemcachedConnection> acquire, MemcachedRequest<TResult> request, CancellationToken cancellationToken)
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
+    private static async ValueTask<TResult> SendAndAwaitAsync<TResult>(ValueTask<MemcachedConnection> acquire, MemcachedRequest<TResult> request, CancellationToken cancellationToken)
     {
         MemcachedConnection connection = await acquire.ConfigureAwait(false);
         connection.Send(request);
         if (!cancellationToken.CanBeCanceled)
         {
-            return await request.Task.ConfigureAwait(false);
+            return await request.AsValueTask().ConfigureAwait(false);
         }
 
         // Cancelling ends the caller's wait at once. A request not yet written is then dropped by the write thread; one
         // already written stays in the FIFO and its reply is read and discarded, so the connection stays in step.
         using (cancellationToken.UnsafeRegister(static (state, token) => ((MemcachedRequest<TResult>)state!).Cancel(token), request))
         {
-            return await request.Task.ConfigureAwait(false);
+            return await request.AsValueTask().ConfigureAwait(false);
         }
     }
 
@@ -392,7 +394,7 @@ internal sealed partial class MemcachedNode : IDisposable
                 TextRequest probe = flush ? TextRequest.FlushAll() : TextRequest.Noop();
                 probe.Server = Name;
                 connection.Send(probe);
-                await probe.Task.WaitAsync(_settings.OperationTimeout, token).ConfigureAwait(false);
+                await probe.AsValueTask().AsTask().WaitAsync(_settings.OperationTimeout, token).ConfigureAwait(false);
                 lock (_gate)
                 {
                     // Logged before _down is cleared, as the outage was before it was set: a call that succeeds on the

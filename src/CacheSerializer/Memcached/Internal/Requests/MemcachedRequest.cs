@@ -1,5 +1,6 @@
 using System.Buffers;
 using System.Text;
+using System.Threading.Tasks.Sources;
 using CacheSerializer.Memcached.Internal.Protocol;
 
 namespace CacheSerializer.Memcached.Internal.Requests;
@@ -55,37 +56,61 @@ internal abstract class MemcachedRequest
     internal abstract void Publish();
 }
 
-/// <summary>A request whose caller awaits a <typeparamref name="TResult"/>.</summary>
-internal abstract class MemcachedRequest<TResult> : MemcachedRequest
+/// <summary>A request whose caller awaits a <typeparamref name="TResult"/>: the request is itself what the caller awaits
+/// (<see cref="IValueTaskSource{TResult}"/>), so a call allocates no task or completion source for it.</summary>
+/// <remarks>A request is awaited once, by the node that sent it. It completes once: the first of <see cref="Publish"/>,
+/// <see cref="Fail"/> and <see cref="Cancel"/> wins, and its continuation runs on the thread pool, never inline on the
+/// connection's read thread, so no caller can stall it.</remarks>
+internal abstract class MemcachedRequest<TResult> : MemcachedRequest, IValueTaskSource<TResult>
 {
-    // Continuations run on the thread pool, never inline on the connection's read thread, so no caller can stall it.
-    private readonly TaskCompletionSource<TResult> _completion = new(TaskCreationOptions.RunContinuationsAsynchronously);
+    private ManualResetValueTaskSourceCore<TResult> _completion = new() { RunContinuationsAsynchronously = true };
+    private int _completed;
     private TResult _result = default!;
     private Exception? _error;
 
-    internal Task<TResult> Task => _completion.Task;
-
-    internal override bool IsCompleted => _completion.Task.IsCompleted;
+    internal override bool IsCompleted => Volatile.Read(ref _completed) != 0;
 
     /// <summary>Gets what the call returns when its server fails and <see cref="ServerFailurePolicy.Miss"/> applies:
     /// a miss, false, null, or <see cref="MemcachedStoreResult.ServerFailure"/>; never an exception.</summary>
     internal virtual TResult FailureResult => default!;
 
-    internal override void Fail(Exception exception) => _completion.TrySetException(exception);
+    /// <summary>What the caller awaits, once.</summary>
+    internal ValueTask<TResult> AsValueTask() => new(this, _completion.Version);
 
-    internal override void Publish()
+    internal override void Fail(Exception exception)
     {
-        if (_error is null)
+        if (Interlocked.Exchange(ref _completed, 1) == 0)
         {
-            _completion.TrySetResult(_result);
-        }
-        else
-        {
-            _completion.TrySetException(_error);
+            _completion.SetException(exception);
         }
     }
 
-    internal void Cancel(CancellationToken token) => _completion.TrySetCanceled(token);
+    internal override void Publish()
+    {
+        if (Interlocked.Exchange(ref _completed, 1) != 0)
+        {
+            return;
+        }
+
+        if (_error is null)
+        {
+            _completion.SetResult(_result);
+        }
+        else
+        {
+            _completion.SetException(_error);
+        }
+    }
+
+    /// <summary>Ends the caller's wait with a <see cref="TaskCanceledException"/> for <paramref name="token"/>.</summary>
+    internal void Cancel(CancellationToken token) => Fail(new TaskCanceledException(null, null, token));
+
+    TResult IValueTaskSource<TResult>.GetResult(short token) => _completion.GetResult(token);
+
+    ValueTaskSourceStatus IValueTaskSource<TResult>.GetStatus(short token) => _completion.GetStatus(token);
+
+    void IValueTaskSource<TResult>.OnCompleted(Action<object?> continuation, object? state, short token, ValueTaskSourceOnCompletedFlags flags) =>
+        _completion.OnCompleted(continuation, state, token, flags);
 
     /// <summary>The reply is read: its result waits for <see cref="Publish"/> (the read side publishes the results of a
     /// batch of replies together, once the batch is read).</summary>
