@@ -291,6 +291,12 @@ internal sealed class MemcachedConnection
         _io.CloseSocket(); // wakes the read thread's poll at once
 
         MemcachedTelemetry.ConnectionClosed(_endpoint);
+
+        // The node first (a break that marks the server down publishes it there), then the callers: a caller told of
+        // the break runs on at once on another core (continuations are asynchronous), and its next call must find the
+        // server down, failing fast with ServerDown, rather than open a new connection to the server that just failed.
+        _onBroken(this, kind, cause);
+
         List<MemcachedRequest> written;
         lock (_awaitingReply)
         {
@@ -316,8 +322,6 @@ internal sealed class MemcachedConnection
         // one that wakes finds it broken, passes its slot on (ReleaseSlot) and fails at once, instead of timing out as "queue full".
         _handoff.Set();
         ReleaseSlot();
-
-        _onBroken(this, kind, cause);
     }
 
     private void FailQueued()
