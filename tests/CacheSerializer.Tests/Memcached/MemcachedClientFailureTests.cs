@@ -166,6 +166,27 @@ public sealed class MemcachedClientFailureTests
     }
 
     [Fact]
+    public async Task ListenerThatResetsBeforeAnswering_TheNextCallFailsFastWithServerDown_EveryRound()
+    {
+        // The reset marks the server down. The caller told of it resumes at once on another core (continuations are
+        // asynchronous), so its next call raced the read thread's MarkDown while the connection failed its callers
+        // first: a few rounds in a hundred opened a new connection instead of failing fast.
+        using FakeMemcachedServer resetting = FakeMemcachedServer.ResettingOnRequest();
+        for (int round = 0; round < 200; round++)
+        {
+            MemcachedClientOptions options = Options(resetting.Endpoint);
+            options.ConnectionsPerServer = 1;
+            options.ServerDownInterval = TimeSpan.FromMinutes(1);
+            await using var client = new MemcachedClient(options);
+
+            var first = await Assert.ThrowsAsync<MemcachedException>(() => client.GetAsync<string>("k")).WaitAsync(Bound);
+            var second = await Assert.ThrowsAsync<MemcachedException>(() => client.GetAsync<string>("k")).WaitAsync(Bound);
+
+            Assert.Equal((round, MemcachedErrorKind.ConnectionBroken, MemcachedErrorKind.ServerDown), (round, first.Kind, second.Kind));
+        }
+    }
+
+    [Fact]
     public async Task ListenerThatNeverAnswers_CancellationEndsTheWaitAtOnce()
     {
         using FakeMemcachedServer silent = FakeMemcachedServer.NeverAnswering();

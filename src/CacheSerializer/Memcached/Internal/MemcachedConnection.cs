@@ -235,6 +235,12 @@ internal sealed class MemcachedConnection
         _socket.CloseSocket(); // wakes the read thread's poll at once
 
         MemcachedTelemetry.ConnectionClosed(_endpoint);
+
+        // The node first (a break that marks the server down publishes it there), then the callers: a caller told of
+        // the break runs on at once on another core (continuations are asynchronous), and its next call must find the
+        // server down, failing fast with ServerDown, rather than open a new connection to the server that just failed.
+        _onBroken(this, kind, cause);
+
         List<MemcachedRequest> written;
         lock (_awaitingReply)
         {
@@ -253,8 +259,6 @@ internal sealed class MemcachedConnection
         // once, instead of timing out as "queue full".
         _writer.Stop();
         ReleaseSlot();
-
-        _onBroken(this, kind, cause);
     }
 
     /// <summary>Broken connections only: the failure of a request that was never written on it (<see cref="Failures.ForUnsent"/>).</summary>

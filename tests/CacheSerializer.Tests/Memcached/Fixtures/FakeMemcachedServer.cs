@@ -35,6 +35,7 @@ public sealed class FakeMemcachedServer : IDisposable
         AnswerTwice,
         ServerError,
         HugeValue,
+        ResetOnRequest,
     }
 
     /// <summary>Gets the server as <c>127.0.0.1:port</c>.</summary>
@@ -90,6 +91,10 @@ public sealed class FakeMemcachedServer : IDisposable
     /// by 64 KiB of the value and then nothing: a reply no real memcached sends (its item size limit is at most 1 GiB and
     /// it sends what it declares).</summary>
     public static FakeMemcachedServer DeclaringValueOf(long length) => new(Behaviour.HugeValue, TimeSpan.Zero, length);
+
+    /// <summary>Resets every connection as soon as a request arrives, before answering anything: what memcached -Z does to
+    /// a plaintext client.</summary>
+    public static FakeMemcachedServer ResettingOnRequest() => new(Behaviour.ResetOnRequest, TimeSpan.Zero);
 
     /// <summary>Stops listening and closes every accepted connection.</summary>
     public void Dispose()
@@ -148,6 +153,13 @@ public sealed class FakeMemcachedServer : IDisposable
                 if (_behaviour == Behaviour.NeverAnswer)
                 {
                     continue;
+                }
+
+                if (_behaviour == Behaviour.ResetOnRequest)
+                {
+                    socket.LingerState = new LingerOption(true, 0); // an RST, not a FIN
+                    socket.Close();
+                    return;
                 }
 
                 pending.Append(Encoding.ASCII.GetString(buffer, 0, read));
