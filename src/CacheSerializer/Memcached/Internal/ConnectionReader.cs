@@ -24,7 +24,6 @@ internal sealed class ConnectionReader
     private readonly ServerEndpoint _endpoint;
     private readonly int _maxReplyData;
     private readonly List<MemcachedRequest> _answered = [];
-    private Publication? _spare;
     private long _bytesReceived;
 
     internal ConnectionReader(MemcachedConnection connection, PolledSocket socket, TlsFraming? tls, ServerEndpoint endpoint, int maxReplyData)
@@ -111,30 +110,15 @@ internal sealed class ConnectionReader
         }
     }
 
-    /// <summary>Publishes the results of the replies just read: one request's directly (its continuation is queued to the
-    /// thread pool), several in one work item of the pool, which publishes them there.</summary>
-    /// <remarks>
-    /// A continuation queued from this thread goes to the pool's global queue and may wake a worker each; queued from a
-    /// worker, it goes to that worker's own queue, which it runs next (and others steal from). One hand-off per batch of
-    /// replies instead of one per reply: measured in docs/benchmarks.md, "Client: completions". No caller's code runs in
-    /// the work item either: it only completes tasks whose continuations run asynchronously.
-    /// </remarks>
+    /// <summary>Publishes the results of the replies just read, once the batch that arrived is parsed: each caller's
+    /// continuation is queued to the thread pool, never run on this thread.</summary>
+    /// <remarks>One work item for the whole batch, whose continuations would then queue on that worker, was measured and
+    /// not kept: no faster at 16 in flight, 10% slower at 128 (docs/benchmarks.md, "Client: what was tried").</remarks>
     private void PublishAnswered()
     {
-        if (_answered.Count == 0)
+        foreach (MemcachedRequest request in _answered)
         {
-            return;
-        }
-
-        if (_answered.Count == 1)
-        {
-            _answered[0].Publish();
-        }
-        else
-        {
-            Publication publication = Interlocked.Exchange(ref _spare, null) ?? new Publication(this);
-            publication.Take(_answered);
-            ThreadPool.UnsafeQueueUserWorkItem(publication, preferLocal: false);
+            request.Publish();
         }
 
         _answered.Clear();
@@ -191,41 +175,5 @@ internal sealed class ConnectionReader
         start = 0;
         end = unread;
         return larger;
-    }
-
-    /// <summary>A batch of answered requests whose results a pool worker publishes; reused by its reader once done.</summary>
-    private sealed class Publication : IThreadPoolWorkItem
-    {
-        private readonly ConnectionReader _owner;
-        private MemcachedRequest[] _requests = new MemcachedRequest[16];
-        private int _count;
-
-        internal Publication(ConnectionReader owner)
-        {
-            _owner = owner;
-        }
-
-        internal void Take(List<MemcachedRequest> answered)
-        {
-            if (_requests.Length < answered.Count)
-            {
-                _requests = new MemcachedRequest[Math.Max(answered.Count, _requests.Length * 2)];
-            }
-
-            answered.CopyTo(_requests);
-            _count = answered.Count;
-        }
-
-        public void Execute()
-        {
-            for (int i = 0; i < _count; i++)
-            {
-                _requests[i].Publish();
-                _requests[i] = null!;
-            }
-
-            _count = 0;
-            Volatile.Write(ref _owner._spare, this);
-        }
     }
 }
