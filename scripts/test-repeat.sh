@@ -41,7 +41,10 @@ stop_load() {
 }
 cleanup() {
   stop_load
-  [ -n "$clone" ] && rm -rf "$clone"
+  # An if, not "[ ] && rm": the trap's last status would become the script's, failing a run that was all green.
+  if [ -n "$clone" ]; then
+    rm -rf "$clone"
+  fi
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
