@@ -4,7 +4,7 @@ using CacheSerializer.Workloads.Reports;
 // The size report needs no timing: `-- sizes [chart.svg]` prints payload bytes for every workload and contender.
 if (args.Length > 0 && args[0] == "sizes")
 {
-    SizeReport report = SizeReport.ForCatalogs();
+    var report = SizeReport.ForCatalogs();
     Console.Write(report.ToMarkdown());
     if (args.Length > 1)
     {
@@ -35,7 +35,7 @@ if (args.Length > 1 && args[0] == "ratios")
     int named = Array.IndexOf(args, "--baseline");
     string baseline = named > 0 && named + 1 < args.Length ? args[named + 1] : "BSON";
     string[] files = named > 0 ? args[..named] : args;
-    MedianRatioReport ratios = MedianRatioReport.Parse(File.ReadAllText(files[1]), baseline);
+    var ratios = MedianRatioReport.Parse(File.ReadAllText(files[1]), baseline);
     Console.Write(ratios.ToMarkdown());
     if (files.Length > 2)
     {

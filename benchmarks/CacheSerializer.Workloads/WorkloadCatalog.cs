@@ -72,7 +72,7 @@ public static class WorkloadCatalog
     // Random bytes: cached byte arrays are mostly already-compressed media or serialized blobs, which compress no better.
     private static byte[] RandomBytes(SeededRandom random, int length)
     {
-        var bytes = new byte[length];
+        byte[] bytes = new byte[length];
         for (int i = 0; i < length; i += 8)
         {
             BitConverter.TryWriteBytes(bytes.AsSpan(i), random.NextUInt64());

@@ -12,8 +12,8 @@ public sealed partial class PackageMetadataTests
     [Fact]
     public void Version_ReadmeInstallLine_IsThePackedVersion()
     {
-        var readme = File.ReadAllText(RepositoryFile("README.md"));
-        var installed = InstallLine().Match(readme);
+        string readme = File.ReadAllText(RepositoryFile("README.md"));
+        Match installed = InstallLine().Match(readme);
 
         Assert.True(installed.Success, "the README has no <PackageReference Include=\"CacheSerializer\" Version=\"...\" /> line");
         Assert.Equal(Property("Version"), installed.Groups[1].Value);

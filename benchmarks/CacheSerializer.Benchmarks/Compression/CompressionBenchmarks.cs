@@ -44,8 +44,8 @@ public class CompressionBenchmarks
         _setting = CompressionSetting.Get(Setting);
         _payload = new ArraySegment<byte>(new ProtobufTranscoder(new ProtobufTranscoderOptions { Compression = TranscoderCompression.None }).Serialize(WorkloadCatalog.Get(Workload).Value).Data.AsSpan().ToArray());
         _compressed = Compress().ToArray();
-        var back = PayloadCompressor.Decompress(_compressed, 0x0192, ProtobufTranscoderOptions.DefaultMaxValueSize, 64, out var rented);
-        var same = back.Span.SequenceEqual(_payload);
+        ReadOnlyMemory<byte> back = PayloadCompressor.Decompress(_compressed, 0x0192, ProtobufTranscoderOptions.DefaultMaxValueSize, 64, out byte[]? rented);
+        bool same = back.Span.SequenceEqual(_payload);
         Release(rented);
         if (!same)
         {
@@ -75,7 +75,7 @@ public class CompressionBenchmarks
     // As the transcoder reads: into a pooled array (Zstandard, LZ4), given back once read.
     private static int Decompress(ReadOnlyMemory<byte> compressed)
     {
-        var length = PayloadCompressor.Decompress(compressed, 0x0192, ProtobufTranscoderOptions.DefaultMaxValueSize, 64, out var rented).Length;
+        int length = PayloadCompressor.Decompress(compressed, 0x0192, ProtobufTranscoderOptions.DefaultMaxValueSize, 64, out byte[]? rented).Length;
         Release(rented);
         return length;
     }

@@ -53,9 +53,9 @@ internal static partial class ClientBenchmark
         EnsureInstalled();
         string memcaslap = Which("memcaslap") ?? throw new InvalidOperationException("memcaslap not found: apt-get install -y libmemcached-tools");
         // The same launchers the tests and the load test use: free loopback ports, killed on dispose even if a run throws.
-        using MemcachedServer server = MemcachedServer.Start("-m 512");
+        using var server = MemcachedServer.Start("-m 512");
         // As memcached -m 512: at most 512 MB, least recently used keys evicted first; nothing persisted (RedisServer).
-        using RedisServer redis = RedisServer.Start("--maxmemory", "512mb", "--maxmemory-policy", "allkeys-lru");
+        using var redis = RedisServer.Start("--maxmemory", "512mb", "--maxmemory-policy", "allkeys-lru");
         string endpoint = server.Endpoint;
         Console.WriteLine($"# {DateTime.UtcNow:yyyy-MM-dd HH:mm} UTC, {Environment.ProcessorCount} cores, {System.Runtime.InteropServices.RuntimeInformation.OSDescription}, .NET {Environment.Version}, load average {LoadAverage()}");
         Console.WriteLine($"# memcached 1.6.18 at {endpoint} (-t 2 -m 512) for memcaslap and MemcachedClient; redis-server {await StackExchangeRedisContender.ServerVersionAsync(redis.Endpoint)} at {redis.Endpoint} (--maxmemory 512mb, allkeys-lru, no persistence) for StackExchange.Redis {StackExchangeRedisContender.ClientVersion}");
@@ -139,9 +139,9 @@ internal static partial class ClientBenchmark
     /// no TLS), plaintext first in odd rounds and TLS first in even ones, so drift on a shared machine hits both alike.</summary>
     private static async Task RunTlsAsync(int seconds, int rounds, int[] sizes, int[] concurrencies)
     {
-        using ThrowawayCertificates certificates = ThrowawayCertificates.Create();
-        using MemcachedServer plain = MemcachedServer.Start("-m 512");
-        using MemcachedServer secure = MemcachedServer.Start("-m 512", new MemcachedServerSecurity { Certificate = certificates.Server });
+        using var certificates = ThrowawayCertificates.Create();
+        using var plain = MemcachedServer.Start("-m 512");
+        using var secure = MemcachedServer.Start("-m 512", new MemcachedServerSecurity { Certificate = certificates.Server });
         MemcachedClientOptions PlainOptions() => Options(plain.Endpoint);
         MemcachedClientOptions TlsOptions()
         {
@@ -224,8 +224,8 @@ internal static partial class ClientBenchmark
     internal static async Task<RunResult> MeasureAsync(Func<TimeSpan, long[]?, Task<long>> drive, Func<Task<double>> serverCpuSeconds, int seconds)
     {
         await drive(TimeSpan.FromSeconds(1), null);
-        var histogram = new long[1_000_001];
-        using Process self = Process.GetCurrentProcess();
+        long[] histogram = new long[1_000_001];
+        using var self = Process.GetCurrentProcess();
         TimeSpan cpuBefore = self.TotalProcessorTime;
         long allocatedBefore = GC.GetTotalAllocatedBytes(precise: false);
         double serverBefore = await serverCpuSeconds();

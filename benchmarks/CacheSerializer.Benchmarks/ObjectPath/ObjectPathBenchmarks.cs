@@ -32,7 +32,7 @@ public class ObjectPathBenchmarks
     [GlobalSetup]
     public void Setup()
     {
-        var workload = WorkloadCatalog.Get(Workload);
+        Workload workload = WorkloadCatalog.Get(Workload);
         _run = (ObjectPathRun)Activator.CreateInstance(typeof(ObjectPathRun<>).MakeGenericType(workload.ValueType), workload.Value)!;
     }
 

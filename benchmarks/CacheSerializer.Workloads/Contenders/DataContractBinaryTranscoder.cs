@@ -30,7 +30,7 @@ public sealed class DataContractBinaryTranscoder : ITranscoder
         try
         {
             var stream = new MemoryStream();
-            using (XmlDictionaryWriter writer = XmlDictionaryWriter.CreateBinaryWriter(stream, dictionary: null, session: null, ownsStream: false))
+            using (var writer = XmlDictionaryWriter.CreateBinaryWriter(stream, dictionary: null, session: null, ownsStream: false))
             {
                 SerializerFor(value.GetType()).WriteObject(writer, value);
             }
@@ -58,7 +58,7 @@ public sealed class DataContractBinaryTranscoder : ITranscoder
 
         try
         {
-            using XmlDictionaryReader reader = XmlDictionaryReader.CreateBinaryReader(
+            using var reader = XmlDictionaryReader.CreateBinaryReader(
                 item.Data.Array!, item.Data.Offset, item.Data.Count, XmlDictionaryReaderQuotas.Max);
             return (T?)SerializerFor(typeof(T)).ReadObject(reader);
         }

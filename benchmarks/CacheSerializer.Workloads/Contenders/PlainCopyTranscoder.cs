@@ -65,7 +65,7 @@ public sealed class PlainCopyTranscoder : ITranscoder
 
             if (typeof(T) == typeof(DateTime))
             {
-                DateTime value = DateTime.FromBinary(BitConverter.ToInt64(data));
+                var value = DateTime.FromBinary(BitConverter.ToInt64(data));
                 return Unsafe.As<DateTime, T>(ref value);
             }
         }

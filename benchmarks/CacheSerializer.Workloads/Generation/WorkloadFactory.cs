@@ -127,7 +127,7 @@ public static class WorkloadFactory
         var words = new WordGenerator(random, 600);
         var tagWords = new WordGenerator(random, 40);
         int userId = random.Next(100_000, 10_000_000);
-        var coworkers = Enumerable.Range(0, 20).Select(_ => random.Next(100_000, 10_000_000)).ToArray();
+        int[] coworkers = Enumerable.Range(0, 20).Select(_ => random.Next(100_000, 10_000_000)).ToArray();
         var tree = new UserFolderTree
         {
             UserId = userId,
@@ -142,7 +142,7 @@ public static class WorkloadFactory
         {
             (string parentPath, int depth) = folders[random.Next(0, folders.Count)];
             bool isFolder = depth < 8 && random.Chance(0.2);
-            var kind = isFolder ? EntryKind.Folder : (EntryKind)random.Next(1, 7);
+            EntryKind kind = isFolder ? EntryKind.Folder : (EntryKind)random.Next(1, 7);
             string name = words.Phrase(random.Next(5, 41), random.Pick([' ', '_', '-']));
             string path = parentPath + "/" + name;
             DateTime created = random.NextUtcMilliseconds(Epoch, Horizon);

@@ -1,7 +1,7 @@
 using System.Runtime.Serialization;
 using System.Text.Json.Serialization;
-using ProtoBuf;
 using CacheSerializer.Workloads.Models.Internal;
+using ProtoBuf;
 
 namespace CacheSerializer.Workloads.Models;
 

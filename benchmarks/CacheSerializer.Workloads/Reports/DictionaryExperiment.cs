@@ -49,7 +49,7 @@ public sealed class DictionaryExperiment
     {
         var transcoder = new ProtobufTranscoder(new ProtobufTranscoderOptions { Compression = TranscoderCompression.None });
         var results = new List<DictionaryResult>();
-        foreach (var (workload, samples, k, create) in Shapes)
+        foreach ((string? workload, int samples, uint k, Func<ulong, object>? create) in Shapes)
         {
             byte[] payload = transcoder.Serialize(WorkloadCatalog.Get(workload).Value).Data.AsSpan().ToArray();
             byte[][] training = [.. Enumerable.Range(0, samples).Select(i => transcoder.Serialize(create(FirstSampleSeed + (ulong)i)).Data.AsSpan().ToArray())];

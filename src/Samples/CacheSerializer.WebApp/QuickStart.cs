@@ -6,18 +6,18 @@ public static class QuickStart
 {
     public static WebApplication Build(string[] args)
     {
-        var builder = WebApplication.CreateBuilder(args);
+        WebApplicationBuilder builder = WebApplication.CreateBuilder(args);
         // The client, IDistributedCache and the protobuf transcoder (objects compressed with Zstandard by default),
         // from "Memcached" in appsettings.json: "Memcached": { "Servers": ["127.0.0.1:11211"] }
         builder.Services.AddMemcached(builder.Configuration.GetSection("Memcached"));
         builder.Services.AddSingleton<ProductRepository>();
-        var app = builder.Build();
+        WebApplication app = builder.Build();
 
         app.MapGet("/products/{id:int}", async (int id, MemcachedClient cache, ProductRepository db, CancellationToken ct) =>
         {
-            var hit = await cache.GetAsync<Product>($"product:{id}", ct);   // a Book comes back as a Book
+            MemcachedGetResult<Product> hit = await cache.GetAsync<Product>($"product:{id}", ct);   // a Book comes back as a Book
             if (hit.Found) return Results.Ok((object?)hit.Value);
-            var product = await db.LoadAsync(id, ct);
+            Product? product = await db.LoadAsync(id, ct);
             await cache.SetAsync($"product:{id}", product, TimeSpan.FromMinutes(5), ct);
             return Results.Ok((object?)product);
         });

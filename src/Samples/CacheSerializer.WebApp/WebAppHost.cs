@@ -9,7 +9,7 @@ public static class WebAppHost
 {
     public static WebApplication Build(string[] args)
     {
-        var builder = WebApplication.CreateBuilder(args);
+        WebApplicationBuilder builder = WebApplication.CreateBuilder(args);
 
         // One line: the memcached client (IMemcachedClient), IDistributedCache, and the protobuf transcoder, all from
         // "Memcached" in appsettings; the options are checked when the app starts. A memcached outage never fails a
@@ -25,20 +25,20 @@ public static class WebAppHost
         builder.Services.AddHealthChecks().AddMemcached();
         builder.Services.AddSingleton<ProductRepository>();
 
-        var app = builder.Build();
+        WebApplication app = builder.Build();
 
         // Cache-aside with typed objects: a hit returns the stored subtype (Book, Course) without touching the repository.
         app.MapGet("/products/{id:int}", async (int id, IMemcachedClient cache, ProductRepository repository, HttpContext http, CancellationToken ct) =>
         {
-            var key = $"product:{id}";
-            var cached = await cache.GetAsync<Product>(key, ct);
+            string key = $"product:{id}";
+            MemcachedGetResult<Product> cached = await cache.GetAsync<Product>(key, ct);
             if (cached.Found)
             {
                 http.Response.Headers["X-Cache"] = "hit";
                 return Results.Ok((object?)cached.Value); // as object: JSON shows the stored subtype's members
             }
 
-            var product = await repository.LoadAsync(id, ct);
+            Product? product = await repository.LoadAsync(id, ct);
             if (product is null)
             {
                 return Results.NotFound();
@@ -56,7 +56,7 @@ public static class WebAppHost
         // stored subtype back from memcached after a restart of the app.
         app.MapGet("/catalog/{id:int}", async (int id, HybridCache cache, ProductRepository repository, CancellationToken ct) =>
         {
-            var product = await cache.GetOrCreateAsync<Product?>(
+            Product? product = await cache.GetOrCreateAsync<Product?>(
                 $"catalog:{id}",
                 async token => await repository.LoadAsync(id, token),
                 new HybridCacheEntryOptions { Expiration = TimeSpan.FromMinutes(5), LocalCacheExpiration = TimeSpan.FromSeconds(30) },
@@ -68,7 +68,7 @@ public static class WebAppHost
         app.MapPut("/notes/{name}", async (string name, HttpRequest request, IDistributedCache cache, CancellationToken ct) =>
         {
             using var reader = new StreamReader(request.Body);
-            var text = await reader.ReadToEndAsync(ct);
+            string text = await reader.ReadToEndAsync(ct);
             await cache.SetStringAsync($"note:{name}", text, new DistributedCacheEntryOptions { SlidingExpiration = TimeSpan.FromMinutes(20) }, ct);
             return Results.NoContent();
         });

@@ -34,7 +34,7 @@ public sealed class StackExchangeRedisContenderTests : IAsyncLifetime
         byte[] value = ClientBenchmark.Value(ValueSize);
         await StackExchangeRedisContender.FillAsync(database, keys, value);
         long callsBefore = await GetAndSetCallsAsync();
-        var histogram = new long[1_000_001];
+        long[] histogram = new long[1_000_001];
 
         long operations = await StackExchangeRedisContender.DriveAsync(database, keys, value, concurrency: 4, TimeSpan.FromMilliseconds(500), histogram);
 

@@ -20,7 +20,7 @@ public class WorkloadCatalogTests
     [Fact]
     public void Get_UnknownName_ThrowsArgumentExceptionListingTheKnownNames()
     {
-        var ex = Assert.Throws<ArgumentException>(() => WorkloadCatalog.Get("Nope"));
+        ArgumentException ex = Assert.Throws<ArgumentException>(() => WorkloadCatalog.Get("Nope"));
 
         Assert.Contains("RpcMessage", ex.Message, StringComparison.Ordinal);
     }

@@ -36,7 +36,7 @@ public sealed class FaultModeTests : IDisposable
         var log = new StringWriter();
         LoadTestReport report = await LoadTestRunner.RunAsync(settings, new PlainProgressDisplay(log, TimeSpan.FromSeconds(5)), CancellationToken.None);
         IReadOnlyList<string> files = ReportWriter.Save(report, _output);
-        using JsonDocument json = JsonDocument.Parse(File.ReadAllText(files[0]));
+        using var json = JsonDocument.Parse(File.ReadAllText(files[0]));
         Assert.InRange(json.RootElement.GetProperty("passes")[0].GetProperty("timeline").GetArrayLength(), 8, 9);
         return (Assert.Single(report.Passes), ReportWriter.ToMarkdown(report));
     }

@@ -32,7 +32,7 @@ public sealed class LoadTestShortModeTests : IDisposable
         Assert.Equal(report.Repeat!.OperationsPerSecond, report.Readability.RepeatOperationsPerSecond);
 
         IReadOnlyList<string> files = ReportWriter.Save(report, _output);
-        using JsonDocument json = JsonDocument.Parse(File.ReadAllText(files[0]));
+        using var json = JsonDocument.Parse(File.ReadAllText(files[0]));
         Assert.Equal(report.Passes.Count, json.RootElement.GetProperty("passes").GetArrayLength());
         string svg = File.ReadAllText(files[2]);
         Assert.StartsWith("<svg", svg, StringComparison.Ordinal);

@@ -31,7 +31,7 @@ public sealed class RedisServerTests : IDisposable
     [Fact]
     public void Start_ExtraArguments_ReachTheServer()
     {
-        using RedisServer server = RedisServer.Start("--maxmemory", "1mb");
+        using var server = RedisServer.Start("--maxmemory", "1mb");
 
         Assert.Equal("*2\r\n$9\r\nmaxmemory\r\n$7\r\n1048576\r\n", RespProbe.Send(server.Port, "CONFIG", "GET", "maxmemory"));
     }
@@ -48,7 +48,7 @@ public sealed class RedisServerTests : IDisposable
     [Fact]
     public void Start_TwoServers_OwnPortsAndProcesses()
     {
-        using RedisServer other = RedisServer.Start();
+        using var other = RedisServer.Start();
         string key = "redis-server-test:" + Guid.NewGuid().ToString("N");
 
         Assert.NotEqual(_server.Port, other.Port);
@@ -60,7 +60,7 @@ public sealed class RedisServerTests : IDisposable
     [Fact]
     public void ProcessId_Running_IsTheRedisServerListeningOnThePort()
     {
-        using Process process = Process.GetProcessById(_server.ProcessId);
+        using var process = Process.GetProcessById(_server.ProcessId);
 
         Assert.Equal("redis-server", File.ReadAllText($"/proc/{_server.ProcessId}/comm").TrimEnd('\n'));
         Assert.True(LoopbackPort.IsListenedBy(_server.Port, process));
@@ -70,7 +70,7 @@ public sealed class RedisServerTests : IDisposable
     [Fact]
     public void Dispose_Running_ProcessEndsAndThePortRefusesConnections()
     {
-        RedisServer server = RedisServer.Start();
+        var server = RedisServer.Start();
         int port = server.Port;
 
         server.Dispose();

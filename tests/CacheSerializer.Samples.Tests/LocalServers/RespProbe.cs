@@ -14,7 +14,7 @@ internal static class RespProbe
         using var client = new TcpClient { ReceiveTimeout = 10_000, SendTimeout = 10_000 };
         client.Connect(IPAddress.Loopback, port);
         NetworkStream stream = client.GetStream();
-        var request = new StringBuilder().Append('*').Append(command.Length).Append("\r\n");
+        StringBuilder request = new StringBuilder().Append('*').Append(command.Length).Append("\r\n");
         foreach (string part in command)
         {
             request.Append('$').Append(Encoding.UTF8.GetByteCount(part)).Append("\r\n").Append(part).Append("\r\n");

@@ -15,14 +15,14 @@ public class CachedContractsTests
     [Fact]
     public void CachedContracts_AreTheCommittedSnapshot()
     {
-        var contracts = new ProtobufTranscoder().DescribeContracts(Cached);
-        var snapshot = Path.Combine(SourceDirectory(), "cache-contracts.txt");
+        IReadOnlyList<CacheContract> contracts = new ProtobufTranscoder().DescribeContracts(Cached);
+        string snapshot = Path.Combine(SourceDirectory(), "cache-contracts.txt");
         if (Environment.GetEnvironmentVariable("CACHESERIALIZER_WRITE_CONTRACTS") == "1")
         {
             File.WriteAllText(snapshot, ContractSnapshot.Write(contracts));
         }
 
-        var changes = ContractSnapshot.Compare(File.ReadAllText(snapshot), contracts);
+        IReadOnlyList<ContractChange> changes = ContractSnapshot.Compare(File.ReadAllText(snapshot), contracts);
 
         // A deliberate change: review the lines, then run once with CACHESERIALIZER_WRITE_CONTRACTS=1 and commit the file.
         Assert.True(changes.Count == 0, string.Join("\n", changes));
@@ -31,12 +31,12 @@ public class CachedContractsTests
     [Fact]
     public void Compare_SnapshotOfAnotherBuild_NamesTheChangedMemberAndTheRemovedType()
     {
-        var contracts = new ProtobufTranscoder().DescribeContracts(Cached);
-        var other = File.ReadAllText(Path.Combine(SourceDirectory(), "cache-contracts.txt"))
+        IReadOnlyList<CacheContract> contracts = new ProtobufTranscoder().DescribeContracts(Cached);
+        string other = File.ReadAllText(Path.Combine(SourceDirectory(), "cache-contracts.txt"))
             .Replace("  3: System.Decimal", "  3: System.Double", StringComparison.Ordinal)
             + "type CacheSerializer.WebApp.Voucher 0x00000001\n  protobuf-net contract 1\n";
 
-        var changes = ContractSnapshot.Compare(other, contracts);
+        IReadOnlyList<ContractChange> changes = ContractSnapshot.Compare(other, contracts);
 
         Assert.Equal(
             [

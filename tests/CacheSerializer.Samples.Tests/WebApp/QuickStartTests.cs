@@ -16,7 +16,7 @@ public sealed partial class QuickStartTests
     [Fact]
     public void Readme_QuickStartBlock_IsQuickStartCsExactly()
     {
-        var blocks = CSharpBlocks(File.ReadAllText(RepositoryFile("README.md")));
+        List<string> blocks = CSharpBlocks(File.ReadAllText(RepositoryFile("README.md")));
 
         Assert.Equal(Normalize(File.ReadAllText(RepositoryFile("src/Samples/CacheSerializer.WebApp/QuickStart.cs"))), blocks[0]);
     }
@@ -24,7 +24,7 @@ public sealed partial class QuickStartTests
     [Fact]
     public void Readme_ModelBlock_IsTheStartOfCatalogCsExactly()
     {
-        var blocks = CSharpBlocks(File.ReadAllText(RepositoryFile("README.md")));
+        List<string> blocks = CSharpBlocks(File.ReadAllText(RepositoryFile("README.md")));
 
         Assert.StartsWith(blocks[1], Normalize(File.ReadAllText(RepositoryFile("src/Samples/CacheSerializer.WebApp/Catalog.cs"))), StringComparison.Ordinal);
     }
@@ -33,7 +33,7 @@ public sealed partial class QuickStartTests
     public async Task QuickStart_AgainstRealMemcached_SecondReadIsACacheHitOfTheSubtype()
     {
         using var server = MemcachedServer.Start();
-        await using var app = QuickStart.Build(
+        await using WebApplication app = QuickStart.Build(
         [
             "--urls", "http://127.0.0.1:0",
             "--environment", "Production",
@@ -42,11 +42,11 @@ public sealed partial class QuickStartTests
             "--Logging:LogLevel:Default=Warning",
         ]);
         await app.StartAsync();
-        var address = app.Services.GetRequiredService<IServer>().Features.Get<IServerAddressesFeature>()!.Addresses.Single();
+        string address = app.Services.GetRequiredService<IServer>().Features.Get<IServerAddressesFeature>()!.Addresses.Single();
         using var http = new HttpClient { BaseAddress = new Uri(address), Timeout = TimeSpan.FromSeconds(10) };
 
-        var first = await http.GetStringAsync(new Uri("/products/1", UriKind.Relative));
-        var second = await http.GetAsync(new Uri("/products/1", UriKind.Relative));
+        string first = await http.GetStringAsync(new Uri("/products/1", UriKind.Relative));
+        HttpResponseMessage second = await http.GetAsync(new Uri("/products/1", UriKind.Relative));
 
         Assert.Equal(HttpStatusCode.OK, second.StatusCode);
         Assert.Equal(first, await second.Content.ReadAsStringAsync());

@@ -31,7 +31,7 @@ public sealed class WebAppTests : IAsyncLifetime
             "--Logging:LogLevel:Default=Warning",
         ]);
         await _app.StartAsync();
-        var address = _app.Services.GetRequiredService<IServer>().Features.Get<IServerAddressesFeature>()!.Addresses.Single();
+        string address = _app.Services.GetRequiredService<IServer>().Features.Get<IServerAddressesFeature>()!.Addresses.Single();
         _http = new HttpClient { BaseAddress = new Uri(address), Timeout = TimeSpan.FromSeconds(10) };
     }
 
@@ -46,8 +46,8 @@ public sealed class WebAppTests : IAsyncLifetime
     [Fact]
     public async Task GetProduct_SecondRequest_IsACacheHitWithTheSubtypesMembers()
     {
-        var first = await _http.GetAsync(new Uri("/products/1", UriKind.Relative));
-        var second = await _http.GetAsync(new Uri("/products/1", UriKind.Relative));
+        HttpResponseMessage first = await _http.GetAsync(new Uri("/products/1", UriKind.Relative));
+        HttpResponseMessage second = await _http.GetAsync(new Uri("/products/1", UriKind.Relative));
 
         Assert.Equal(HttpStatusCode.OK, second.StatusCode);
         Assert.Equal("miss", first.Headers.GetValues("X-Cache").Single());
@@ -66,8 +66,8 @@ public sealed class WebAppTests : IAsyncLifetime
         await _http.GetAsync(new Uri("/products/3", UriKind.Relative));
         await using var client = new MemcachedClient(new MemcachedClientOptions { Servers = { _server.Endpoint } });
 
-        var course = Assert.IsType<Course>((await client.GetAsync<Product>(_prefix + "product:2")).Value);
-        var card = (await client.GetAsync<Product>(_prefix + "product:3")).Value!;
+        Course course = Assert.IsType<Course>((await client.GetAsync<Product>(_prefix + "product:2")).Value);
+        Product card = (await client.GetAsync<Product>(_prefix + "product:3")).Value!;
 
         Assert.Equal(["ketama", "eviction", "sizing"], course.Lessons);
         Assert.NotNull(course.Tags);
@@ -80,7 +80,7 @@ public sealed class WebAppTests : IAsyncLifetime
     [Fact]
     public async Task Catalog_ThroughHybridCache_BookComesBackABookFromMemcachedAfterAnAppRestart()
     {
-        var first = await _http.GetAsync(new Uri("/catalog/1", UriKind.Relative));
+        HttpResponseMessage first = await _http.GetAsync(new Uri("/catalog/1", UriKind.Relative));
 
         // A fresh service provider (a restarted app: empty L1) with the app's cache set-up reads the entry from memcached.
         var services = new ServiceCollection();
@@ -105,9 +105,9 @@ public sealed class WebAppTests : IAsyncLifetime
     [Fact]
     public async Task Health_MemcachedUpThenKilled_HealthyThenUnhealthy503()
     {
-        var up = await _http.GetAsync(new Uri("/health", UriKind.Relative));
+        HttpResponseMessage up = await _http.GetAsync(new Uri("/health", UriKind.Relative));
         _server.Kill();
-        var down = await _http.GetAsync(new Uri("/health", UriKind.Relative));
+        HttpResponseMessage down = await _http.GetAsync(new Uri("/health", UriKind.Relative));
 
         Assert.Equal((HttpStatusCode.OK, "Healthy"), (up.StatusCode, await up.Content.ReadAsStringAsync()));
         Assert.Equal((HttpStatusCode.ServiceUnavailable, "Unhealthy"), (down.StatusCode, await down.Content.ReadAsStringAsync()));
@@ -127,7 +127,7 @@ public sealed class WebAppTests : IAsyncLifetime
             for (int i = u; !stop.IsCancellationRequested; i++)
             {
                 string path = paths[i % paths.Length];
-                using var response = await _http.GetAsync(new Uri(path, UriKind.Relative), CancellationToken.None);
+                using HttpResponseMessage response = await _http.GetAsync(new Uri(path, UriKind.Relative), CancellationToken.None);
                 statuses.Add((path, response.StatusCode));
                 await Task.Delay(10, CancellationToken.None);
             }
@@ -162,7 +162,7 @@ public sealed class WebAppTests : IAsyncLifetime
 
     private async Task<string> XCacheAsync(string path)
     {
-        using var response = await _http.GetAsync(new Uri(path, UriKind.Relative));
+        using HttpResponseMessage response = await _http.GetAsync(new Uri(path, UriKind.Relative));
         Assert.Equal(HttpStatusCode.OK, response.StatusCode);
         return response.Headers.GetValues("X-Cache").Single();
     }
@@ -170,9 +170,9 @@ public sealed class WebAppTests : IAsyncLifetime
     [Fact]
     public async Task Notes_ThroughIDistributedCache_RoundTripAndMissAfterDelete()
     {
-        var put = await _http.PutAsync(new Uri("/notes/todo", UriKind.Relative), new StringContent("ship it", Encoding.UTF8));
-        var got = await _http.GetStringAsync(new Uri("/notes/todo", UriKind.Relative));
-        var missing = await _http.GetAsync(new Uri("/notes/never-written", UriKind.Relative));
+        HttpResponseMessage put = await _http.PutAsync(new Uri("/notes/todo", UriKind.Relative), new StringContent("ship it", Encoding.UTF8));
+        string got = await _http.GetStringAsync(new Uri("/notes/todo", UriKind.Relative));
+        HttpResponseMessage missing = await _http.GetAsync(new Uri("/notes/never-written", UriKind.Relative));
 
         Assert.Equal(HttpStatusCode.NoContent, put.StatusCode);
         Assert.Equal("ship it", got);

@@ -76,12 +76,12 @@ public sealed class HybridCacheTranscoderTests : IDisposable
         HybridCache hybrid = reader.GetRequiredService<HybridCache>();
         IDistributedCache l2 = reader.GetRequiredService<IDistributedCache>();
 
-        var immutableFirst = await Assert.ThrowsAsync<InvalidDataException>(() => hybrid.GetOrCreateAsync("hc:immutable", _ => ValueTask.FromResult(new FrozenOrder { Name = "fresh" })).AsTask());
-        var mutableFirst = await Assert.ThrowsAsync<InvalidDataException>(() => hybrid.GetOrCreateAsync("hc:mutable", _ => ValueTask.FromResult(new OrderAfter { Name = "fresh" })).AsTask());
+        InvalidDataException immutableFirst = await Assert.ThrowsAsync<InvalidDataException>(() => hybrid.GetOrCreateAsync("hc:immutable", _ => ValueTask.FromResult(new FrozenOrder { Name = "fresh" })).AsTask());
+        InvalidDataException mutableFirst = await Assert.ThrowsAsync<InvalidDataException>(() => hybrid.GetOrCreateAsync("hc:mutable", _ => ValueTask.FromResult(new OrderAfter { Name = "fresh" })).AsTask());
         await l2.RemoveAsync("hc:immutable");
         await l2.RemoveAsync("hc:mutable");
         FrozenOrder immutable = await hybrid.GetOrCreateAsync("hc:immutable", _ => ValueTask.FromResult(new FrozenOrder { Name = "fresh" }));
-        var mutableAgain = await Assert.ThrowsAsync<InvalidDataException>(() => hybrid.GetOrCreateAsync("hc:mutable", _ => ValueTask.FromResult(new OrderAfter { Name = "fresh" })).AsTask());
+        InvalidDataException mutableAgain = await Assert.ThrowsAsync<InvalidDataException>(() => hybrid.GetOrCreateAsync("hc:mutable", _ => ValueTask.FromResult(new OrderAfter { Name = "fresh" })).AsTask());
 
         Assert.Equal(("unreadable", "unreadable", "unreadable"), (immutableFirst.Message, mutableFirst.Message, mutableAgain.Message));
         Assert.Equal("fresh", immutable.Name);
@@ -147,7 +147,7 @@ public sealed class HybridCacheTranscoderTests : IDisposable
         await WriteEntryAsync("hc:throw", DeployBuilds.Unreadable("other_contract").Item);
         await using ServiceProvider reader = NewBuildReader(new ListLoggerProvider(), UnreadableItemPolicy.Throw);
 
-        var ex = await Assert.ThrowsAsync<ContractMismatchException>(() =>
+        ContractMismatchException ex = await Assert.ThrowsAsync<ContractMismatchException>(() =>
             reader.GetRequiredService<HybridCache>().GetOrCreateAsync("hc:throw", _ => ValueTask.FromResult(new OrderAfter())).AsTask());
 
         Assert.Equal(TranscoderErrorKind.OtherContract, ex.Kind);
@@ -158,7 +158,7 @@ public sealed class HybridCacheTranscoderTests : IDisposable
     {
         var services = new ServiceCollection();
 
-        var ex = Assert.Throws<InvalidOperationException>(() => services.AddHybridCacheTranscoder(new ProtobufTranscoder()));
+        InvalidOperationException ex = Assert.Throws<InvalidOperationException>(() => services.AddHybridCacheTranscoder(new ProtobufTranscoder()));
 
         Assert.StartsWith("AddHybridCacheTranscoder found no HybridCache to wrap: call services.AddHybridCache() before AddHybridCacheTranscoder()", ex.Message, StringComparison.Ordinal);
     }
@@ -174,8 +174,8 @@ public sealed class HybridCacheTranscoderTests : IDisposable
         services.AddHybridCacheTranscoder();
         await using ServiceProvider provider = services.BuildServiceProvider();
 
-        var plain = Assert.IsType<MissOnUnreadableHybridCache>(provider.GetRequiredService<HybridCache>());
-        var keyed = Assert.IsType<MissOnUnreadableHybridCache>(provider.GetRequiredKeyedService<HybridCache>("orders"));
+        MissOnUnreadableHybridCache plain = Assert.IsType<MissOnUnreadableHybridCache>(provider.GetRequiredService<HybridCache>());
+        MissOnUnreadableHybridCache keyed = Assert.IsType<MissOnUnreadableHybridCache>(provider.GetRequiredKeyedService<HybridCache>("orders"));
 
         Assert.IsNotType<MissOnUnreadableHybridCache>(plain.Inner);
         Assert.IsNotType<MissOnUnreadableHybridCache>(keyed.Inner);
@@ -249,7 +249,7 @@ public sealed class HybridCacheTranscoderTests : IDisposable
     {
         var serializer = new TranscoderHybridCacheSerializer<string>(new ProtobufTranscoder());
 
-        var ex = Assert.Throws<TranscoderException>(() => serializer.Deserialize(new ReadOnlySequence<byte>([1, 2])));
+        TranscoderException ex = Assert.Throws<TranscoderException>(() => serializer.Deserialize(new ReadOnlySequence<byte>([1, 2])));
 
         Assert.StartsWith("A HybridCache entry of 2 bytes is shorter than the 4-byte flags header", ex.Message, StringComparison.Ordinal);
     }

@@ -31,7 +31,7 @@ public sealed class MemcachedClientAuthenticationTests(CertificatesFixture fixtu
     [Fact]
     public async Task Authenticated_EveryConnection_RoundTripsAndServerCountsNoError()
     {
-        using MemcachedServer server = MemcachedServer.Start(security: new MemcachedServerSecurity { Users = [AppUser] });
+        using var server = MemcachedServer.Start(security: new MemcachedServerSecurity { Users = [AppUser] });
         MemcachedClientOptions options = Options(server);
         options.ConnectionsPerServer = 3;
         await using var client = new MemcachedClient(options);
@@ -48,7 +48,7 @@ public sealed class MemcachedClientAuthenticationTests(CertificatesFixture fixtu
     [Fact]
     public async Task Authenticated_ServerKilledAndRestarted_NewConnectionsAuthenticateAgain()
     {
-        using MemcachedServer server = MemcachedServer.Start(security: new MemcachedServerSecurity { Users = [AppUser] });
+        using var server = MemcachedServer.Start(security: new MemcachedServerSecurity { Users = [AppUser] });
         MemcachedClientOptions options = Options(server, policy: ServerFailurePolicy.Miss);
         options.ServerDownInterval = TimeSpan.FromMilliseconds(200);
         await using var client = new MemcachedClient(options);
@@ -65,11 +65,11 @@ public sealed class MemcachedClientAuthenticationTests(CertificatesFixture fixtu
     [Fact]
     public async Task WrongPassword_FailsWithAuthenticationFailedNamingServerAndUserNotThePassword()
     {
-        using MemcachedServer server = MemcachedServer.Start(security: new MemcachedServerSecurity { Users = [AppUser] });
+        using var server = MemcachedServer.Start(security: new MemcachedServerSecurity { Users = [AppUser] });
         await using var client = new MemcachedClient(Options(server, password: "Wr0ng-Pa55"));
 
-        var ex = await Assert.ThrowsAsync<MemcachedException>(() => client.GetAsync<string>("k"));
-        var again = await Assert.ThrowsAsync<MemcachedException>(() => client.SetAsync("k", "v"));
+        MemcachedException ex = await Assert.ThrowsAsync<MemcachedException>(() => client.GetAsync<string>("k"));
+        MemcachedException again = await Assert.ThrowsAsync<MemcachedException>(() => client.SetAsync("k", "v"));
 
         Assert.Equal(MemcachedErrorKind.AuthenticationFailed, ex.Kind);
         Assert.Equal(server.Endpoint, ex.Server);
@@ -85,7 +85,7 @@ public sealed class MemcachedClientAuthenticationTests(CertificatesFixture fixtu
     [Fact]
     public async Task MissingCredentials_ConcurrentCalls_AllFailWithAuthenticationRequiredNotTimeouts()
     {
-        using MemcachedServer server = MemcachedServer.Start(security: new MemcachedServerSecurity { Users = [AppUser] });
+        using var server = MemcachedServer.Start(security: new MemcachedServerSecurity { Users = [AppUser] });
         await using var client = new MemcachedClient(Options(server, user: null, password: null));
 
         Task<MemcachedGetResult<string>>[] calls = Enumerable.Range(0, 50).Select(i => client.GetAsync<string>($"k{i}")).ToArray();
@@ -122,7 +122,7 @@ public sealed class MemcachedClientAuthenticationTests(CertificatesFixture fixtu
         // The race of a refused connection: the read thread breaks it on the first "CLIENT_ERROR unauthenticated" while
         // other callers are writing their requests, queued behind the write side, or waiting for a slot. Whichever stage a
         // call is at, it reports the refusal, never ConnectionBroken. Many rounds on fresh clients make every stage likely.
-        using MemcachedServer server = MemcachedServer.Start(security: new MemcachedServerSecurity { Users = [AppUser] });
+        using var server = MemcachedServer.Start(security: new MemcachedServerSecurity { Users = [AppUser] });
         for (int round = 0; round < 20; round++)
         {
             MemcachedClientOptions options = Options(server, user: null, password: null);
@@ -146,7 +146,7 @@ public sealed class MemcachedClientAuthenticationTests(CertificatesFixture fixtu
 
             Assert.All(errors, e =>
             {
-                var error = Assert.IsType<MemcachedException>(e);
+                MemcachedException error = Assert.IsType<MemcachedException>(e);
                 Assert.True(error.Kind == MemcachedErrorKind.AuthenticationRequired, $"round {round}: {error.Kind}: {error.Message}");
                 Assert.Equal($"get on {server.Endpoint}: the server requires authentication (memcached -Y) and the client has no credentials; set MemcachedClientOptions.UserName and Password.", error.Message);
             });
@@ -156,11 +156,11 @@ public sealed class MemcachedClientAuthenticationTests(CertificatesFixture fixtu
     [Fact]
     public async Task CredentialsAgainstServerWithoutY_FailsWithAuthenticationNotEnabled_PasswordNeverSent()
     {
-        using MemcachedServer server = MemcachedServer.Start();
+        using var server = MemcachedServer.Start();
         await using var client = new MemcachedClient(Options(server));
         await using var open = new MemcachedClient(Options(server, user: null, password: null));
 
-        var ex = await Assert.ThrowsAsync<MemcachedException>(() => client.GetAsync<string>("k"));
+        MemcachedException ex = await Assert.ThrowsAsync<MemcachedException>(() => client.GetAsync<string>("k"));
         IReadOnlyDictionary<string, string> stats = (await open.GetStatsAsync())[server.Endpoint];
 
         Assert.Equal(MemcachedErrorKind.AuthenticationNotEnabled, ex.Kind);
@@ -174,7 +174,7 @@ public sealed class MemcachedClientAuthenticationTests(CertificatesFixture fixtu
     [Fact]
     public async Task MissPolicy_WrongPassword_CallsMissLoggedOnceWithTheReasonHealthCheckUnhealthy()
     {
-        using MemcachedServer server = MemcachedServer.Start(security: new MemcachedServerSecurity { Users = [AppUser] });
+        using var server = MemcachedServer.Start(security: new MemcachedServerSecurity { Users = [AppUser] });
         var logs = new ListLoggerProvider();
         var services = new ServiceCollection();
         services.AddLogging(builder => builder.AddProvider(logs).SetMinimumLevel(LogLevel.Debug));
@@ -239,7 +239,7 @@ public sealed class MemcachedClientAuthenticationTests(CertificatesFixture fixtu
             "untrusted certificate" => new MemcachedServerSecurity { Certificate = fixture.Certificates.Server, Users = [AppUser] },
             _ => new MemcachedServerSecurity { Users = [AppUser] },
         };
-        using MemcachedServer server = MemcachedServer.Start(security: security);
+        using var server = MemcachedServer.Start(security: security);
         HostApplicationBuilder builder = Host.CreateEmptyApplicationBuilder(new HostApplicationBuilderSettings());
         builder.Configuration.AddInMemoryCollection(new Dictionary<string, string?>
         {
@@ -252,7 +252,7 @@ public sealed class MemcachedClientAuthenticationTests(CertificatesFixture fixtu
         builder.Services.AddMemcached(builder.Configuration.GetSection("Memcached"));
         using IHost host = builder.Build();
 
-        var ex = await Assert.ThrowsAsync<MemcachedException>(() => host.StartAsync());
+        MemcachedException ex = await Assert.ThrowsAsync<MemcachedException>(() => host.StartAsync());
 
         Assert.Equal(expected, ex.Kind);
         Assert.Equal(server.Endpoint, ex.Server);

@@ -129,7 +129,7 @@ public sealed class MemcachedClientCommandTests : IDisposable
         using MemcachedClient client = _fixture.CreateClient(configure: o => o.Transcoder = new PassThroughTranscoder());
         byte[] value = new byte[(1024 * 1024) + 1];
 
-        var ex = await Assert.ThrowsAsync<MemcachedException>(() => client.SetAsync(Key("too-large"), value));
+        MemcachedException ex = await Assert.ThrowsAsync<MemcachedException>(() => client.SetAsync(Key("too-large"), value));
 
         Assert.Equal(MemcachedErrorKind.ValueTooLarge, ex.Kind);
         Assert.Equal("set", ex.Operation);
@@ -143,7 +143,7 @@ public sealed class MemcachedClientCommandTests : IDisposable
     {
         string key = Key("too-large-default");
 
-        var ex = await Assert.ThrowsAsync<TranscoderException>(() => _client.SetAsync(key, new byte[(1024 * 1024) + 1]));
+        TranscoderException ex = await Assert.ThrowsAsync<TranscoderException>(() => _client.SetAsync(key, new byte[(1024 * 1024) + 1]));
 
         Assert.Equal(typeof(byte[]), ex.DataType);
         Assert.Contains("1048577 bytes", ex.Message, StringComparison.Ordinal);
@@ -158,7 +158,7 @@ public sealed class MemcachedClientCommandTests : IDisposable
         using MemcachedClient client = _fixture.CreateClient(configure: o => o.MaxValueSize = 4 * 1024 * 1024);
         string key = Key("server-too-large");
 
-        var ex = await Assert.ThrowsAsync<MemcachedException>(() => client.SetAsync(key, new byte[2 * 1024 * 1024]));
+        MemcachedException ex = await Assert.ThrowsAsync<MemcachedException>(() => client.SetAsync(key, new byte[2 * 1024 * 1024]));
 
         Assert.Equal(MemcachedErrorKind.ValueTooLarge, ex.Kind);
         Assert.Contains("2097152 bytes", ex.Message, StringComparison.Ordinal);
@@ -355,7 +355,7 @@ public sealed class MemcachedClientCommandTests : IDisposable
         string key = Key("incr-text");
         await _client.SetAsync(key, "abc");
 
-        var ex = await Assert.ThrowsAsync<MemcachedException>(() => _client.IncrementAsync(key));
+        MemcachedException ex = await Assert.ThrowsAsync<MemcachedException>(() => _client.IncrementAsync(key));
 
         Assert.Equal(MemcachedErrorKind.ClientError, ex.Kind);
         Assert.Equal("incr", ex.Operation);
@@ -372,7 +372,7 @@ public sealed class MemcachedClientCommandTests : IDisposable
         await using MemcachedClient strict = _fixture.CreateClient(configure: o => o.OnUnreadableItem = UnreadableItemPolicy.Throw);
 
         MemcachedGetResult<byte[]> read = await _client.GetAsync<byte[]>(key);
-        var ex = await Assert.ThrowsAsync<TranscoderException>(() => strict.GetAsync<byte[]>(key));
+        TranscoderException ex = await Assert.ThrowsAsync<TranscoderException>(() => strict.GetAsync<byte[]>(key));
 
         Assert.False(read.Found);
         Assert.Equal(TranscoderErrorKind.WrongType, ex.Kind);

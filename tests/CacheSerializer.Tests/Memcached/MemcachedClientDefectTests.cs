@@ -25,7 +25,7 @@ public sealed class MemcachedClientDefectTests
     [MemberData(nameof(FarFutureExpirations))]
     public async Task SetAsync_ExpirationBeyond2038_EntryIsKeptUntil2038(string name, double seconds)
     {
-        using MemcachedServer server = MemcachedServer.Start();
+        using var server = MemcachedServer.Start();
         await using var client = new MemcachedClient(new MemcachedClientOptions { Servers = { server.Endpoint } });
         TimeSpan expiration = seconds >= TimeSpan.MaxValue.TotalSeconds ? TimeSpan.MaxValue : TimeSpan.FromSeconds(seconds);
         string key = "far:" + name;
@@ -57,7 +57,7 @@ public sealed class MemcachedClientDefectTests
     [MemberData(nameof(FarFutureAbsoluteExpirations))]
     public async Task DistributedCacheSet_AbsoluteExpirationBeyond2038_EntryIsKept(string at)
     {
-        using MemcachedServer server = MemcachedServer.Start();
+        using var server = MemcachedServer.Start();
         await using ServiceProvider provider = new ServiceCollection().AddMemcached(o => o.Servers.Add(server.Endpoint)).BuildServiceProvider();
         IDistributedCache cache = provider.GetRequiredService<IDistributedCache>();
         var options = new DistributedCacheEntryOptions { AbsoluteExpiration = DateTimeOffset.Parse(at, CultureInfo.InvariantCulture) };
@@ -70,7 +70,7 @@ public sealed class MemcachedClientDefectTests
     [Fact]
     public async Task DistributedCacheSet_RelativeAndSlidingTimeSpanMaxValue_EntryIsKeptAndReadsDoNotTouchIt()
     {
-        using MemcachedServer server = MemcachedServer.Start();
+        using var server = MemcachedServer.Start();
         await using ServiceProvider provider = new ServiceCollection().AddMemcached(o => o.Servers.Add(server.Endpoint)).BuildServiceProvider();
         IDistributedCache cache = provider.GetRequiredService<IDistributedCache>();
         MemcachedClient client = provider.GetRequiredService<MemcachedClient>();
@@ -91,7 +91,7 @@ public sealed class MemcachedClientDefectTests
         // The server is frozen so that every set is written and none is answered, then killed while other callers keep
         // sending: the connections break, a reconnect is refused and marks the server down (breaking any connection not
         // yet broken), and no written set may claim it was "not sent".
-        using MemcachedServer server = MemcachedServer.Start();
+        using var server = MemcachedServer.Start();
         await using var client = new MemcachedClient(InFlightOptions(server, TimeSpan.FromSeconds(30)));
         await Task.WhenAll(Enumerable.Range(0, 40).Select(i => client.SetAsync($"warm:{i}", "v"))); // opens the 4 connections
         server.Pause();
@@ -99,7 +99,7 @@ public sealed class MemcachedClientDefectTests
         await Task.Delay(500); // the write threads send them all; the frozen server's socket buffers take them
         using var stop = new CancellationTokenSource();
         var racerKinds = new List<MemcachedErrorKind>();
-        Task racer = Task.Run(async () =>
+        var racer = Task.Run(async () =>
         {
             for (int i = 0; !stop.IsCancellationRequested; i++)
             {
@@ -133,7 +133,7 @@ public sealed class MemcachedClientDefectTests
     {
         // The oldest request times out, which breaks its connection and marks the server down; marking it down breaks the
         // other connections, whose written sets are ConnectionBroken (the server may have applied them), not ServerDown.
-        using MemcachedServer server = MemcachedServer.Start();
+        using var server = MemcachedServer.Start();
         await using var client = new MemcachedClient(InFlightOptions(server, TimeSpan.FromSeconds(1)));
         await Task.WhenAll(Enumerable.Range(0, 40).Select(i => client.SetAsync($"warm:{i}", "v")));
         server.Pause();
@@ -164,12 +164,12 @@ public sealed class MemcachedClientDefectTests
     [Fact]
     public async Task Get_ReplyDeclaringOneGiB_IsAProtocolErrorAndNothingIsAllocatedForIt()
     {
-        using FakeMemcachedServer liar = FakeMemcachedServer.DeclaringValueOf(1L << 30);
+        using var liar = FakeMemcachedServer.DeclaringValueOf(1L << 30);
         var options = new MemcachedClientOptions { Servers = { liar.Endpoint }, OnServerFailure = ServerFailurePolicy.Throw };
         await using var client = new MemcachedClient(options);
         long allocatedBefore = GC.GetTotalAllocatedBytes(precise: true);
 
-        var ex = await Assert.ThrowsAsync<MemcachedException>(() => client.GetAsync<string>("k")).WaitAsync(Bound);
+        MemcachedException ex = await Assert.ThrowsAsync<MemcachedException>(() => client.GetAsync<string>("k")).WaitAsync(Bound);
 
         long allocated = GC.GetTotalAllocatedBytes(precise: true) - allocatedBefore;
         Assert.Equal(MemcachedErrorKind.ProtocolError, ex.Kind);

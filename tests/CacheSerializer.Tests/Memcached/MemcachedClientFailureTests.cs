@@ -50,11 +50,11 @@ public sealed class MemcachedClientFailureTests
     [Fact]
     public async Task ServerKilledMidRun_ItsKeysFailFast_OthersWork_ReturnsAfterRestart_NoWrongValue()
     {
-        using MemcachedServer a = MemcachedServer.Start();
-        using MemcachedServer b = MemcachedServer.Start();
-        using MemcachedServer c = MemcachedServer.Start();
+        using var a = MemcachedServer.Start();
+        using var b = MemcachedServer.Start();
+        using var c = MemcachedServer.Start();
         var logs = new ListLoggerProvider();
-        using var loggerFactory = LoggerFactory.Create(builder => builder.AddProvider(logs).SetMinimumLevel(LogLevel.Debug));
+        using ILoggerFactory loggerFactory = LoggerFactory.Create(builder => builder.AddProvider(logs).SetMinimumLevel(LogLevel.Debug));
         await using var client = new MemcachedClient(Options(a.Endpoint, b.Endpoint, c.Endpoint), loggerFactory);
         string[] keys = Enumerable.Range(0, 300).Select(i => $"kill:{i}").ToArray();
         string[] onB = keys.Where(k => client.GetServerForKey(k) == b.Endpoint).ToArray();
@@ -102,7 +102,7 @@ public sealed class MemcachedClientFailureTests
         }, TimeSpan.Zero).WaitAsync(Bound));
         Assert.Equal(b.Endpoint, down.Server);
         var failFast = Stopwatch.StartNew();
-        var fast = await Assert.ThrowsAsync<MemcachedException>(() => client.SetAsync(onB[0], "x"));
+        MemcachedException fast = await Assert.ThrowsAsync<MemcachedException>(() => client.SetAsync(onB[0], "x"));
         failFast.Stop();
         Assert.Contains(fast.Kind, new[] { MemcachedErrorKind.ServerDown, MemcachedErrorKind.ConnectFailed });
         Assert.Equal("set", fast.Operation);
@@ -131,9 +131,9 @@ public sealed class MemcachedClientFailureTests
         int port = MemcachedServer.FreePort();
         await using var client = new MemcachedClient(Options($"127.0.0.1:{port}") is var o ? WithDownInterval(o, TimeSpan.FromSeconds(30)) : null!);
 
-        var first = await Assert.ThrowsAsync<MemcachedException>(() => client.GetAsync<string>("k"));
+        MemcachedException first = await Assert.ThrowsAsync<MemcachedException>(() => client.GetAsync<string>("k"));
         var clock = Stopwatch.StartNew();
-        var second = await Assert.ThrowsAsync<MemcachedException>(() => client.GetAsync<string>("k"));
+        MemcachedException second = await Assert.ThrowsAsync<MemcachedException>(() => client.GetAsync<string>("k"));
         clock.Stop();
 
         Assert.Equal(MemcachedErrorKind.ConnectFailed, first.Kind);
@@ -152,7 +152,7 @@ public sealed class MemcachedClientFailureTests
     [Fact]
     public async Task ListenerThatNeverAnswers_TimeoutFires_NothingHangs()
     {
-        using FakeMemcachedServer silent = FakeMemcachedServer.NeverAnswering();
+        using var silent = FakeMemcachedServer.NeverAnswering();
         await using var client = new MemcachedClient(Options(silent.Endpoint));
         var clock = Stopwatch.StartNew();
 
@@ -171,7 +171,7 @@ public sealed class MemcachedClientFailureTests
         // The reset marks the server down. The caller told of it resumes at once on another core (continuations are
         // asynchronous), so its next call raced the read thread's MarkDown while the connection failed its callers
         // first: a few rounds in a hundred opened a new connection instead of failing fast.
-        using FakeMemcachedServer resetting = FakeMemcachedServer.ResettingOnRequest();
+        using var resetting = FakeMemcachedServer.ResettingOnRequest();
         for (int round = 0; round < 200; round++)
         {
             MemcachedClientOptions options = Options(resetting.Endpoint);
@@ -179,8 +179,8 @@ public sealed class MemcachedClientFailureTests
             options.ServerDownInterval = TimeSpan.FromMinutes(1);
             await using var client = new MemcachedClient(options);
 
-            var first = await Assert.ThrowsAsync<MemcachedException>(() => client.GetAsync<string>("k")).WaitAsync(Bound);
-            var second = await Assert.ThrowsAsync<MemcachedException>(() => client.GetAsync<string>("k")).WaitAsync(Bound);
+            MemcachedException first = await Assert.ThrowsAsync<MemcachedException>(() => client.GetAsync<string>("k")).WaitAsync(Bound);
+            MemcachedException second = await Assert.ThrowsAsync<MemcachedException>(() => client.GetAsync<string>("k")).WaitAsync(Bound);
 
             Assert.Equal((round, MemcachedErrorKind.ConnectionBroken, MemcachedErrorKind.ServerDown), (round, first.Kind, second.Kind));
         }
@@ -189,7 +189,7 @@ public sealed class MemcachedClientFailureTests
     [Fact]
     public async Task ListenerThatNeverAnswers_CancellationEndsTheWaitAtOnce()
     {
-        using FakeMemcachedServer silent = FakeMemcachedServer.NeverAnswering();
+        using var silent = FakeMemcachedServer.NeverAnswering();
         MemcachedClientOptions options = Options(silent.Endpoint);
         options.OperationTimeout = TimeSpan.FromSeconds(30);
         await using var client = new MemcachedClient(options);
@@ -204,10 +204,10 @@ public sealed class MemcachedClientFailureTests
     [Fact]
     public async Task ReplyWithAnotherRequestsOpaque_BreaksTheConnectionWithProtocolError()
     {
-        using FakeMemcachedServer liar = FakeMemcachedServer.AnsweringWithWrongOpaque();
+        using var liar = FakeMemcachedServer.AnsweringWithWrongOpaque();
         await using var client = new MemcachedClient(Options(liar.Endpoint));
 
-        var ex = await Assert.ThrowsAsync<MemcachedException>(() => client.GetAsync<string>("k")).WaitAsync(Bound);
+        MemcachedException ex = await Assert.ThrowsAsync<MemcachedException>(() => client.GetAsync<string>("k")).WaitAsync(Bound);
 
         Assert.Equal(MemcachedErrorKind.ProtocolError, ex.Kind);
         Assert.Contains("O999999", ex.Message, StringComparison.Ordinal);
@@ -216,7 +216,7 @@ public sealed class MemcachedClientFailureTests
     [Fact]
     public async Task ReplyWithNothingWaiting_BreaksTheConnection_NextCallUsesANewOne()
     {
-        using FakeMemcachedServer stutter = FakeMemcachedServer.AnsweringTwice();
+        using var stutter = FakeMemcachedServer.AnsweringTwice();
         MemcachedClientOptions options = Options(stutter.Endpoint);
         options.ConnectionsPerServer = 1;
         await using var client = new MemcachedClient(options);
@@ -239,7 +239,7 @@ public sealed class MemcachedClientFailureTests
     [MemberData(nameof(Commands))]
     public async Task EveryCommand_ServerErrorReply_ThrowsNamingServerAndOperation(string command)
     {
-        using FakeMemcachedServer failing = FakeMemcachedServer.AnsweringServerError();
+        using var failing = FakeMemcachedServer.AnsweringServerError();
         await using var client = new MemcachedClient(Options(failing.Endpoint));
         Func<Task> call = command switch
         {
@@ -261,7 +261,7 @@ public sealed class MemcachedClientFailureTests
             _ => () => client.GetStatsAsync(),
         };
 
-        var ex = await Assert.ThrowsAsync<MemcachedException>(call).WaitAsync(Bound);
+        MemcachedException ex = await Assert.ThrowsAsync<MemcachedException>(call).WaitAsync(Bound);
 
         Assert.Equal(MemcachedErrorKind.ServerError, ex.Kind);
         Assert.Equal(command, ex.Operation);
@@ -276,7 +276,7 @@ public sealed class MemcachedClientFailureTests
         // One slot; each reply comes 1.5 s after its request, and a caller waits at most the 4 s timeout for the slot.
         // The slot passes from caller to caller every 1.5 s, so the first is served (2.5 s to spare) and the sixth,
         // which could have it only after 7.5 s, is refused (3.5 s to spare): margins a loaded machine keeps.
-        using FakeMemcachedServer slow = FakeMemcachedServer.AnsweringMissAfter(TimeSpan.FromMilliseconds(1500));
+        using var slow = FakeMemcachedServer.AnsweringMissAfter(TimeSpan.FromMilliseconds(1500));
         MemcachedClientOptions options = Options(slow.Endpoint);
         options.ConnectionsPerServer = 1;
         options.MaxInFlightPerConnection = 1;
@@ -310,7 +310,7 @@ public sealed class MemcachedClientFailureTests
     [Fact]
     public async Task ConnectionsPerServer_AllConnectionsAreOpenedAndUsed()
     {
-        using FakeMemcachedServer server = FakeMemcachedServer.AnsweringMissAfter(TimeSpan.Zero);
+        using var server = FakeMemcachedServer.AnsweringMissAfter(TimeSpan.Zero);
         MemcachedClientOptions options = Options(server.Endpoint);
         options.ConnectionsPerServer = 3;
         await using var client = new MemcachedClient(options);
@@ -346,7 +346,7 @@ public sealed class MemcachedClientFailureTests
     [Fact]
     public async Task TinyPoolUnderHeavyConcurrency_BackPressureNotFailure()
     {
-        using MemcachedServer server = MemcachedServer.Start();
+        using var server = MemcachedServer.Start();
         MemcachedClientOptions options = Options(server.Endpoint);
         options.ConnectionsPerServer = 1;
         options.MaxInFlightPerConnection = 4;
@@ -369,7 +369,7 @@ public sealed class MemcachedClientFailureTests
     {
         // EnyimMemcachedCore complaint: a deadlock at start-up under load. A fresh client with no connection gets
         // 3,000 calls at once, some from threads that block on the result.
-        using MemcachedServer server = MemcachedServer.Start();
+        using var server = MemcachedServer.Start();
         await using var client = new MemcachedClient(Options(server.Endpoint));
 
         Task<MemcachedStoreResult>[] async = Enumerable.Range(0, 3000).Select(i => client.SetAsync($"start:{i}", "v")).ToArray();
@@ -385,7 +385,7 @@ public sealed class MemcachedClientFailureTests
     public async Task ServerRestartedWhileIdle_NextStoresAllSucceed_NoHang()
     {
         // EnyimMemcachedCore complaints: a hang forever after a server restart; stale/reset sockets that fail some stores.
-        using MemcachedServer server = MemcachedServer.Start();
+        using var server = MemcachedServer.Start();
         MemcachedClientOptions options = Options(server.Endpoint);
         options.ConnectionsPerServer = 4;
         await using var client = new MemcachedClient(options);
@@ -403,7 +403,7 @@ public sealed class MemcachedClientFailureTests
     public async Task HostName_ResolvedAgainOnEveryReconnect()
     {
         // EnyimMemcachedCore complaint: no DNS re-resolution. "localhost" goes through the system resolver on each connect.
-        using MemcachedServer server = MemcachedServer.Start();
+        using var server = MemcachedServer.Start();
         var resolved = new List<string>();
         MemcachedClientOptions options = Options($"localhost:{server.Port}");
         options.ConnectionsPerServer = 1;
@@ -435,7 +435,7 @@ public sealed class MemcachedClientFailureTests
         int port = MemcachedServer.FreePort();
         await using var client = new MemcachedClient(Options($"127.0.0.1:{port}"));
 
-        var ex = await Assert.ThrowsAsync<MemcachedException>(() => client.SetAsync("k", "v"));
+        MemcachedException ex = await Assert.ThrowsAsync<MemcachedException>(() => client.SetAsync("k", "v"));
 
         Assert.Equal("set", ex.Operation);
         Assert.Equal($"127.0.0.1:{port}", ex.Server);
@@ -446,7 +446,7 @@ public sealed class MemcachedClientFailureTests
     [Fact]
     public async Task Dispose_FailsCallsInFlightAndLaterCalls()
     {
-        using FakeMemcachedServer silent = FakeMemcachedServer.NeverAnswering();
+        using var silent = FakeMemcachedServer.NeverAnswering();
         var client = new MemcachedClient(Options(silent.Endpoint) is var o ? WithTimeout(o) : null!);
         Task<MemcachedGetResult<string>> inFlight = client.GetAsync<string>("k");
         await Task.Delay(100);

@@ -179,7 +179,7 @@ public sealed class MemcachedClientGetOrCreateTests : IDisposable
         string key = Key("throws");
         var options = new GetOrCreateOptions { LockTimeout = TimeSpan.FromMinutes(1) };
 
-        var thrown = await Assert.ThrowsAsync<InvalidOperationException>(() => farm[0].GetOrCreateAsync<string>(key, _ => throw new InvalidOperationException("database down"), options));
+        InvalidOperationException thrown = await Assert.ThrowsAsync<InvalidOperationException>(() => farm[0].GetOrCreateAsync<string>(key, _ => throw new InvalidOperationException("database down"), options));
 
         Assert.Equal("database down", thrown.Message);
         GetReply raw = await farm[0].GetRawAsync(key, CancellationToken.None);
@@ -472,7 +472,7 @@ public sealed class MemcachedClientGetOrCreateTests : IDisposable
         });
         int calls = 0;
 
-        var ex = await Assert.ThrowsAsync<MemcachedException>(() => client.GetOrCreateAsync(Key("throw"), _ =>
+        MemcachedException ex = await Assert.ThrowsAsync<MemcachedException>(() => client.GetOrCreateAsync(Key("throw"), _ =>
         {
             calls++;
             return Task.FromResult("unused");

@@ -57,7 +57,7 @@ public sealed class MemcachedClientOutageTests
         // A flush that did not happen must be known: it is not a cache call the outage policy may swallow.
         await using var client = new MemcachedClient(Options($"127.0.0.1:{MemcachedServer.FreePort()}"));
 
-        var ex = await Assert.ThrowsAsync<MemcachedException>(() => client.FlushAllAsync());
+        MemcachedException ex = await Assert.ThrowsAsync<MemcachedException>(() => client.FlushAllAsync());
 
         Assert.Equal("flush_all", ex.Operation);
         Assert.Contains(ex.Kind, new[] { MemcachedErrorKind.ConnectFailed, MemcachedErrorKind.ServerDown });
@@ -66,13 +66,13 @@ public sealed class MemcachedClientOutageTests
     [Fact]
     public async Task ProgrammingErrors_UnderMissPolicy_StillThrow()
     {
-        using MemcachedServer server = MemcachedServer.Start();
+        using var server = MemcachedServer.Start();
         await using var client = new MemcachedClient(Options(server.Endpoint, o => o.MaxValueSize = 1000));
 
         await Assert.ThrowsAsync<ArgumentNullException>(() => client.GetAsync<string>(null!));
         await Assert.ThrowsAsync<ArgumentNullException>(() => client.SetAsync(null!, "v"));
         await Assert.ThrowsAsync<ArgumentOutOfRangeException>(() => client.SetAsync("k", "v", TimeSpan.FromSeconds(-1)));
-        var tooLarge = await Assert.ThrowsAsync<MemcachedException>(() => client.AppendAsync("k", new byte[1001]));
+        MemcachedException tooLarge = await Assert.ThrowsAsync<MemcachedException>(() => client.AppendAsync("k", new byte[1001]));
         Assert.Equal(MemcachedErrorKind.ValueTooLarge, tooLarge.Kind);
         await Assert.ThrowsAsync<TranscoderException>(() => client.SetAsync("k", new byte[1001]));
     }
@@ -106,8 +106,8 @@ public sealed class MemcachedClientOutageTests
         int port = MemcachedServer.FreePort();
         await using var client = new MemcachedClient(Options($"127.0.0.1:{port}", o => o.OnServerFailure = ServerFailurePolicy.Throw));
 
-        var read = await Assert.ThrowsAsync<MemcachedException>(() => client.GetAsync<string>("k"));
-        var write = await Assert.ThrowsAsync<MemcachedException>(() => client.SetAsync("k", "v"));
+        MemcachedException read = await Assert.ThrowsAsync<MemcachedException>(() => client.GetAsync<string>("k"));
+        MemcachedException write = await Assert.ThrowsAsync<MemcachedException>(() => client.SetAsync("k", "v"));
 
         Assert.Equal((MemcachedErrorKind.ConnectFailed, $"127.0.0.1:{port}", "get"), (read.Kind, read.Server, read.Operation));
         Assert.Equal((MemcachedErrorKind.ServerDown, "set"), (write.Kind, write.Operation));
@@ -116,9 +116,9 @@ public sealed class MemcachedClientOutageTests
     [Fact]
     public async Task ServerKilledAndRestarted_OutageLoggedOnceAtStartAndOnceAtEnd_CountedOnce_CallsNeverThrow()
     {
-        using MemcachedServer server = MemcachedServer.Start();
+        using var server = MemcachedServer.Start();
         var logs = new ListLoggerProvider();
-        using var loggerFactory = LoggerFactory.Create(builder => builder.AddProvider(logs).SetMinimumLevel(LogLevel.Debug));
+        using ILoggerFactory loggerFactory = LoggerFactory.Create(builder => builder.AddProvider(logs).SetMinimumLevel(LogLevel.Debug));
         long outages = 0;
         using var listener = new MeterListener();
         listener.InstrumentPublished = (instrument, l) =>

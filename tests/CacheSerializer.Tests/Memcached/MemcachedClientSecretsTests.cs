@@ -36,8 +36,8 @@ public sealed class MemcachedClientSecretsTests(CertificatesFixture fixture) : I
         string pfx = WriteClientPfx();
         var appUser = new KeyValuePair<string, string>(User, _password);
         using MemcachedServer secure = fixture.StartTls(requireClientCertificate: true, users: appUser);
-        using MemcachedServer plainAuth = MemcachedServer.Start(security: new MemcachedServerSecurity { Users = [appUser] });
-        using MemcachedServer open = MemcachedServer.Start();
+        using var plainAuth = MemcachedServer.Start(security: new MemcachedServerSecurity { Users = [appUser] });
+        using var open = MemcachedServer.Start();
 
         // Authenticated over mutual TLS, the client certificate from a password-protected PKCS#12 file.
         void Secure(MemcachedClientOptions o)
@@ -171,7 +171,7 @@ public sealed class MemcachedClientSecretsTests(CertificatesFixture fixture) : I
 
     private string WriteClientPfx()
     {
-        using X509Certificate2 pem = X509Certificate2.CreateFromPemFile(fixture.Certificates.Client.CertificatePath, fixture.Certificates.Client.KeyPath);
+        using var pem = X509Certificate2.CreateFromPemFile(fixture.Certificates.Client.CertificatePath, fixture.Certificates.Client.KeyPath);
         string pfx = Path.Combine(fixture.Certificates.Directory, $"client-{Guid.NewGuid():N}.pfx");
         File.WriteAllBytes(pfx, pem.Export(X509ContentType.Pkcs12, _pfxPassword));
         return pfx;

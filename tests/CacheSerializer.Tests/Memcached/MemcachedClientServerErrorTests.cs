@@ -10,7 +10,7 @@ public sealed class MemcachedClientServerErrorTests
     public async Task SetAsync_ServerOutOfMemory_ThrowsServerErrorNamingServerAndOperation()
     {
         // -M: memcached answers "SERVER_ERROR out of memory storing object" instead of evicting.
-        using MemcachedServer server = MemcachedServer.Start("-m 2 -M");
+        using var server = MemcachedServer.Start("-m 2 -M");
         await using var client = new MemcachedClient(new MemcachedClientOptions { Servers = { server.Endpoint } });
         byte[] value = new byte[500_000];
         MemcachedException? error = null;

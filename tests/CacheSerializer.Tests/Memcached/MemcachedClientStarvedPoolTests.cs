@@ -18,7 +18,7 @@ public sealed class MemcachedClientStarvedPoolTests
     {
         // The connections' loops run on threads of their own: a burst that queues thousands of work items on a thread
         // pool held at its minimum (and callers that block pool threads) must not stall the reads and writes.
-        using MemcachedServer server = MemcachedServer.Start("-m 1024");
+        using var server = MemcachedServer.Start("-m 1024");
         ThreadPool.GetMinThreads(out int workers, out int io);
         ThreadPool.SetMinThreads(Environment.ProcessorCount, Environment.ProcessorCount);
         try

@@ -24,7 +24,7 @@ public sealed class MemcachedClientTelemetryTests
     [Fact]
     public async Task Operations_RecordDbClientOperationDurationWithSemanticConventionTags_BytesAndConnections()
     {
-        using MemcachedServer server = MemcachedServer.Start();
+        using var server = MemcachedServer.Start();
         var operations = new List<(string Operation, string Outcome, string? Error)>();
         var tagNames = new HashSet<string>(StringComparer.Ordinal);
         long sent = 0;
@@ -130,7 +130,7 @@ public sealed class MemcachedClientTelemetryTests
     [Fact]
     public async Task GetOrCreate_CountsFactoryCallsByReasonAndNamesItsOperations()
     {
-        using MemcachedServer server = MemcachedServer.Start();
+        using var server = MemcachedServer.Start();
         var operations = new List<(string Operation, string Outcome)>();
         var reasons = new List<string>();
         using var listener = new MeterListener();
@@ -193,7 +193,7 @@ public sealed class MemcachedClientTelemetryTests
     [Fact]
     public async Task Operations_WithAnActivityListener_OneClientSpanPerOperationWithSemanticConventionTags()
     {
-        using MemcachedServer server = MemcachedServer.Start();
+        using var server = MemcachedServer.Start();
         var spans = new List<Activity>();
         using var listener = new ActivityListener
         {
@@ -231,7 +231,7 @@ public sealed class MemcachedClientTelemetryTests
     public async Task Operations_NobodyListening_StartNoActivity()
     {
         // The source has no listener that wants its spans: the client must not even create them.
-        using MemcachedServer server = MemcachedServer.Start();
+        using var server = MemcachedServer.Start();
         await using var client = new MemcachedClient(new MemcachedClientOptions { Servers = { server.Endpoint } });
         Activity? seen = null;
         using var other = new ActivityListener

@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using System.Security.Cryptography.X509Certificates;
 using CacheSerializer.LocalServers;
 using CacheSerializer.Memcached;
 using CacheSerializer.Tests.Memcached.Fixtures;
@@ -30,7 +31,7 @@ public sealed class MemcachedClientTlsTests(CertificatesFixture fixture) : IClas
         MemcachedServer server = fixture.SharedTlsServer;
         await using var client = new MemcachedClient(fixture.TlsOptions(server, o => o.Tls.CaCertificatePath = Certificates.OtherCaPath));
 
-        var ex = await Assert.ThrowsAsync<MemcachedException>(() => client.GetAsync<string>("k"));
+        MemcachedException ex = await Assert.ThrowsAsync<MemcachedException>(() => client.GetAsync<string>("k"));
 
         Assert.Equal(MemcachedErrorKind.TlsHandshakeFailed, ex.Kind);
         Assert.Equal(
@@ -44,7 +45,7 @@ public sealed class MemcachedClientTlsTests(CertificatesFixture fixture) : IClas
         MemcachedServer server = fixture.SharedTlsServer;
         await using var client = new MemcachedClient(fixture.TlsOptions(server, o => o.Tls.CaCertificatePath = null));
 
-        var ex = await Assert.ThrowsAsync<MemcachedException>(() => client.GetAsync<string>("k"));
+        MemcachedException ex = await Assert.ThrowsAsync<MemcachedException>(() => client.GetAsync<string>("k"));
 
         Assert.Equal(MemcachedErrorKind.TlsHandshakeFailed, ex.Kind);
         Assert.Equal(
@@ -58,7 +59,7 @@ public sealed class MemcachedClientTlsTests(CertificatesFixture fixture) : IClas
         using MemcachedServer server = fixture.StartTls(Certificates.WrongHostServer);
         await using var client = new MemcachedClient(fixture.TlsOptions(server));
 
-        var ex = await Assert.ThrowsAsync<MemcachedException>(() => client.GetAsync<string>("k"));
+        MemcachedException ex = await Assert.ThrowsAsync<MemcachedException>(() => client.GetAsync<string>("k"));
 
         Assert.Equal(MemcachedErrorKind.TlsHandshakeFailed, ex.Kind);
         Assert.Equal(
@@ -96,9 +97,9 @@ public sealed class MemcachedClientTlsTests(CertificatesFixture fixture) : IClas
     {
         using MemcachedServer server = fixture.StartTls(Certificates.ExpiredServer);
         await using var client = new MemcachedClient(fixture.TlsOptions(server));
-        using var certificate = System.Security.Cryptography.X509Certificates.X509CertificateLoader.LoadCertificateFromFile(Certificates.ExpiredServer.CertificatePath);
+        using X509Certificate2 certificate = System.Security.Cryptography.X509Certificates.X509CertificateLoader.LoadCertificateFromFile(Certificates.ExpiredServer.CertificatePath);
 
-        var ex = await Assert.ThrowsAsync<MemcachedException>(() => client.GetAsync<string>("k"));
+        MemcachedException ex = await Assert.ThrowsAsync<MemcachedException>(() => client.GetAsync<string>("k"));
 
         Assert.Equal(MemcachedErrorKind.TlsHandshakeFailed, ex.Kind);
         Assert.Equal(
@@ -111,7 +112,7 @@ public sealed class MemcachedClientTlsTests(CertificatesFixture fixture) : IClas
     {
         using MemcachedServer server = fixture.StartTls(Certificates.ExpiredServer);
         var logs = new ListLoggerProvider();
-        using var loggerFactory = LoggerFactory.Create(builder => builder.AddProvider(logs).SetMinimumLevel(LogLevel.Debug));
+        using ILoggerFactory loggerFactory = LoggerFactory.Create(builder => builder.AddProvider(logs).SetMinimumLevel(LogLevel.Debug));
         await using var client = new MemcachedClient(
             fixture.TlsOptions(server, o =>
             {
@@ -148,7 +149,7 @@ public sealed class MemcachedClientTlsTests(CertificatesFixture fixture) : IClas
         using MemcachedServer server = fixture.StartTls(requireClientCertificate: true);
         await using var client = new MemcachedClient(fixture.TlsOptions(server));
 
-        var ex = await Assert.ThrowsAsync<MemcachedException>(() => client.GetAsync<string>("k"));
+        MemcachedException ex = await Assert.ThrowsAsync<MemcachedException>(() => client.GetAsync<string>("k"));
 
         Assert.Equal(MemcachedErrorKind.TlsHandshakeFailed, ex.Kind);
         Assert.StartsWith($"get on {server.Endpoint}: TLS: the server ended the session right after the handshake (", ex.Message, StringComparison.Ordinal);
@@ -158,10 +159,10 @@ public sealed class MemcachedClientTlsTests(CertificatesFixture fixture) : IClas
     [Fact]
     public async Task Tls_PlaintextServer_FailsAskingWhetherTheServerServesTls()
     {
-        using MemcachedServer server = MemcachedServer.Start();
+        using var server = MemcachedServer.Start();
         await using var client = new MemcachedClient(fixture.TlsOptions(server));
 
-        var ex = await Assert.ThrowsAsync<MemcachedException>(() => client.GetAsync<string>("k"));
+        MemcachedException ex = await Assert.ThrowsAsync<MemcachedException>(() => client.GetAsync<string>("k"));
 
         Assert.Equal(MemcachedErrorKind.TlsHandshakeFailed, ex.Kind);
         Assert.StartsWith($"get on {server.Endpoint}: TLS: the handshake with '127.0.0.1' failed (", ex.Message, StringComparison.Ordinal);
@@ -176,7 +177,7 @@ public sealed class MemcachedClientTlsTests(CertificatesFixture fixture) : IClas
         // error names the fix, and the server is marked down rather than failing call after call on new connections.
         MemcachedServer server = fixture.SharedTlsServer;
         var logs = new ListLoggerProvider();
-        using var loggerFactory = LoggerFactory.Create(builder => builder.AddProvider(logs).SetMinimumLevel(LogLevel.Debug));
+        using ILoggerFactory loggerFactory = LoggerFactory.Create(builder => builder.AddProvider(logs).SetMinimumLevel(LogLevel.Debug));
         await using var client = new MemcachedClient(
             fixture.TlsOptions(server, o =>
             {
@@ -186,8 +187,8 @@ public sealed class MemcachedClientTlsTests(CertificatesFixture fixture) : IClas
             }),
             loggerFactory);
 
-        var ex = await Assert.ThrowsAsync<MemcachedException>(() => client.GetAsync<string>("k"));
-        var fast = await Assert.ThrowsAsync<MemcachedException>(() => client.GetAsync<string>("k"));
+        MemcachedException ex = await Assert.ThrowsAsync<MemcachedException>(() => client.GetAsync<string>("k"));
+        MemcachedException fast = await Assert.ThrowsAsync<MemcachedException>(() => client.GetAsync<string>("k"));
 
         Assert.Contains(ex.Kind, new[] { MemcachedErrorKind.ConnectionBroken, MemcachedErrorKind.Timeout });
         Assert.Contains("if the server requires TLS (memcached -Z), set MemcachedClientOptions.Tls.Enabled", ex.Message, StringComparison.Ordinal);
@@ -200,7 +201,7 @@ public sealed class MemcachedClientTlsTests(CertificatesFixture fixture) : IClas
     public async Task ServerEntries_TlsAndNotls_EachServerReachedItsOwnWay()
     {
         MemcachedServer secure = fixture.SharedTlsServer;
-        using MemcachedServer plain = MemcachedServer.Start();
+        using var plain = MemcachedServer.Start();
         await using var client = new MemcachedClient(fixture.TlsOptions(secure, o => o.Servers.Add(plain.Endpoint + " notls")));
         string[] keys = Enumerable.Range(0, 40).Select(i => MemcachedServerFixture.UniqueKey("tls-mixed-" + i)).ToArray();
 
@@ -285,7 +286,7 @@ public sealed class MemcachedClientTlsTests(CertificatesFixture fixture) : IClas
     {
         using MemcachedServer server = fixture.StartTls();
         var logs = new ListLoggerProvider();
-        using var loggerFactory = LoggerFactory.Create(builder => builder.AddProvider(logs).SetMinimumLevel(LogLevel.Debug));
+        using ILoggerFactory loggerFactory = LoggerFactory.Create(builder => builder.AddProvider(logs).SetMinimumLevel(LogLevel.Debug));
         await using var client = new MemcachedClient(fixture.TlsOptions(server, o => o.OnServerFailure = ServerFailurePolicy.Miss), loggerFactory);
         Assert.Equal(MemcachedStoreResult.Stored, await client.SetAsync("outage:k", "before"));
 

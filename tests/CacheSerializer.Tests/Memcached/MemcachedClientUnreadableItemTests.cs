@@ -241,7 +241,7 @@ public sealed class MemcachedClientUnreadableItemTests : IDisposable
         string key = MemcachedServerFixture.UniqueKey("text");
         await StoreUnreadableAsync("other_contract", key);
         MemcachedClient reader = Reader();
-        var expected = Assert.Throws<ContractMismatchException>(() => DeployBuilds.NewBuild().Deserialize<OrderAfter>(DeployBuilds.OldBuild().Serialize(new OrderBefore { Name = "old" })));
+        ContractMismatchException expected = Assert.Throws<ContractMismatchException>(() => DeployBuilds.NewBuild().Deserialize<OrderAfter>(DeployBuilds.OldBuild().Serialize(new OrderBefore { Name = "old" })));
 
         await reader.GetAsync<OrderAfter>(key);
 
@@ -376,7 +376,7 @@ public sealed class MemcachedClientUnreadableItemTests : IDisposable
         MemcachedClientOptions options = _fixture.Options();
         options.OnUnreadableItem = (UnreadableItemPolicy)7;
 
-        var e = Assert.Throws<MemcachedConfigurationException>(() => new MemcachedClient(options));
+        MemcachedConfigurationException e = Assert.Throws<MemcachedConfigurationException>(() => new MemcachedClient(options));
 
         Assert.Equal("MemcachedClientOptions.OnUnreadableItem is 7; use Miss or Throw.", e.Message);
     }

@@ -11,9 +11,9 @@ public sealed class MemcachedHealthCheckTests
     [Fact]
     public async Task CheckHealth_AllUpThenOneKilledThenAllKilled_HealthyDegradedUnhealthyWithEachServersState()
     {
-        using MemcachedServer a = MemcachedServer.Start();
-        using MemcachedServer b = MemcachedServer.Start();
-        using MemcachedServer c = MemcachedServer.Start();
+        using var a = MemcachedServer.Start();
+        using var b = MemcachedServer.Start();
+        using var c = MemcachedServer.Start();
         var services = new ServiceCollection();
         services.AddLogging();
         services.AddMemcached(o =>

@@ -92,7 +92,7 @@ public sealed class MemcachedServiceCollectionExtensionsTests(MemcachedServerFix
         IConfiguration configuration = Json("""{ "Memcached": { "Servers": [ "127.0.0.1:11211" ], "GetOrCreate": { "LockTimeout": "00:00:00" } } }""");
         using ServiceProvider provider = new ServiceCollection().AddMemcached(configuration.GetSection("Memcached")).BuildServiceProvider();
 
-        var ex = Assert.Throws<OptionsValidationException>(() => provider.GetRequiredService<IMemcachedClient>());
+        OptionsValidationException ex = Assert.Throws<OptionsValidationException>(() => provider.GetRequiredService<IMemcachedClient>());
 
         Assert.Equal(["MemcachedClientOptions.GetOrCreate.LockTimeout is 00:00:00; it must be more than zero and at most one day (write it as hh:mm:ss in configuration, for example 00:00:10)."], ex.Failures);
     }
@@ -128,7 +128,7 @@ public sealed class MemcachedServiceCollectionExtensionsTests(MemcachedServerFix
         await using ServiceProvider provider = new ServiceCollection().AddMemcached(configuration.GetSection("Memcached")).BuildServiceProvider();
         MemcachedClient client = provider.GetRequiredService<MemcachedClient>();
 
-        var ex = Assert.Throws<TranscoderException>(() => client.Transcoder.Serialize(new byte[1001]));
+        TranscoderException ex = Assert.Throws<TranscoderException>(() => client.Transcoder.Serialize(new byte[1001]));
 
         Assert.Contains("1000 bytes", ex.Message, StringComparison.Ordinal);
     }
@@ -139,7 +139,7 @@ public sealed class MemcachedServiceCollectionExtensionsTests(MemcachedServerFix
         IConfiguration configuration = Json("""{ "Memcached": { "Servers": [ "127.0.0.1:11211" ], "ProtobufTranscoder": { "MaxDecompressionRatio": 1 } } }""");
         using ServiceProvider provider = new ServiceCollection().AddMemcached(configuration.GetSection("Memcached")).BuildServiceProvider();
 
-        var ex = Assert.Throws<ArgumentException>(() => provider.GetRequiredService<MemcachedClient>());
+        ArgumentException ex = Assert.Throws<ArgumentException>(() => provider.GetRequiredService<MemcachedClient>());
 
         Assert.StartsWith("ProtobufTranscoderOptions.MaxDecompressionRatio", ex.Message, StringComparison.Ordinal);
     }
@@ -150,7 +150,7 @@ public sealed class MemcachedServiceCollectionExtensionsTests(MemcachedServerFix
         IConfiguration configuration = Json("""{ "Memcached": { "KeyPrefix": "x" } }""");
         using ServiceProvider provider = new ServiceCollection().AddMemcached(configuration.GetSection("Memcached")).BuildServiceProvider();
 
-        var ex = Assert.Throws<OptionsValidationException>(() => provider.GetRequiredService<IDistributedCache>());
+        OptionsValidationException ex = Assert.Throws<OptionsValidationException>(() => provider.GetRequiredService<IDistributedCache>());
 
         Assert.Equal(["MemcachedClientOptions.Servers is empty; add at least one server as host:port (for example 127.0.0.1:11211)."], ex.Failures);
     }

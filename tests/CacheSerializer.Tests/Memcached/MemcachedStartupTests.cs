@@ -39,7 +39,7 @@ public sealed class MemcachedStartupTests
             ["Memcached:OperationTimeout"] = "00:00:00",
         }).Build();
 
-        var ex = await Assert.ThrowsAsync<OptionsValidationException>(() => host.StartAsync());
+        OptionsValidationException ex = await Assert.ThrowsAsync<OptionsValidationException>(() => host.StartAsync());
 
         Assert.Equal(
         [
@@ -55,7 +55,7 @@ public sealed class MemcachedStartupTests
     [Fact]
     public async Task StartAsync_ValidConfiguration_LogsTheServersAndTranscoderSettingsOnce()
     {
-        using MemcachedServer server = MemcachedServer.Start();
+        using var server = MemcachedServer.Start();
         var logs = new ListLoggerProvider();
         using IHost host = Builder(
             new()

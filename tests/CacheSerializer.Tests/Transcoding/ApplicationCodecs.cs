@@ -12,7 +12,7 @@ public sealed class PointCodec(uint flags = 0xC620) : CacheCodec<Point>(flags)
 {
     public override void Write(Point value, IBufferWriter<byte> output)
     {
-        var span = output.GetSpan(8);
+        Span<byte> span = output.GetSpan(8);
         BinaryPrimitives.WriteInt32LittleEndian(span, value.X);
         BinaryPrimitives.WriteInt32LittleEndian(span[4..], value.Y);
         output.Advance(8);
@@ -29,7 +29,7 @@ public sealed class IntAsTextCodec() : CacheCodec<int>(0xC67F)
 {
     public override void Write(int value, IBufferWriter<byte> output)
     {
-        var written = System.Text.Encoding.ASCII.GetBytes(value.ToString(System.Globalization.CultureInfo.InvariantCulture), output.GetSpan(11));
+        int written = System.Text.Encoding.ASCII.GetBytes(value.ToString(System.Globalization.CultureInfo.InvariantCulture), output.GetSpan(11));
         output.Advance(written);
     }
 

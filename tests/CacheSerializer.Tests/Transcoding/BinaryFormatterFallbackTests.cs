@@ -12,7 +12,7 @@ public class BinaryFormatterFallbackTests
     private static ProtobufTranscoder WithFallback(params Type[] allowed)
     {
         var options = new ProtobufTranscoderOptions();
-        foreach (var type in allowed)
+        foreach (Type type in allowed)
         {
             options.BinaryFormatterFallbackTypes.Add(type);
         }
@@ -31,7 +31,7 @@ public class BinaryFormatterFallbackTests
     [Fact]
     public void Serialize_FallbackOff_ThrowsNamingTypeAndWaysOut()
     {
-        var e = Assert.Throws<TranscoderException>(() => new ProtobufTranscoder().Serialize(new Legacy { Name = "x" }));
+        TranscoderException e = Assert.Throws<TranscoderException>(() => new ProtobufTranscoder().Serialize(new Legacy { Name = "x" }));
 
         Assert.Equal(typeof(Legacy), e.DataType);
         Assert.StartsWith("Cannot store a CacheSerializer.Tests.Transcoding.BinaryFormatterFallbackTests+Legacy: protobuf-net has no contract for it. Mark it [ProtoContract] ", e.Message, StringComparison.Ordinal);
@@ -46,8 +46,8 @@ public class BinaryFormatterFallbackTests
     {
         var transcoder = new ProtobufTranscoder();
 
-        var first = Assert.Throws<TranscoderException>(() => transcoder.Serialize(new Legacy()));
-        var second = Assert.Throws<TranscoderException>(() => transcoder.Serialize(new Legacy()));
+        TranscoderException first = Assert.Throws<TranscoderException>(() => transcoder.Serialize(new Legacy()));
+        TranscoderException second = Assert.Throws<TranscoderException>(() => transcoder.Serialize(new Legacy()));
 
         Assert.NotSame(first, second);
         Assert.Equal(first.Message, second.Message);
@@ -56,12 +56,12 @@ public class BinaryFormatterFallbackTests
     [Fact]
     public void RoundTrip_AllowlistedType_ReturnsEqualObject()
     {
-        var transcoder = WithFallback(typeof(Legacy));
+        ProtobufTranscoder transcoder = WithFallback(typeof(Legacy));
 
-        var item = transcoder.Serialize(new Legacy { Name = "old", Count = 3 });
+        CacheItem item = transcoder.Serialize(new Legacy { Name = "old", Count = 3 });
 
         Assert.Equal(0xC542u, item.Flags);
-        var back = Assert.IsType<Legacy>(transcoder.Deserialize(item));
+        Legacy back = Assert.IsType<Legacy>(transcoder.Deserialize(item));
         Assert.Equal("old", back.Name);
         Assert.Equal(3, back.Count);
         Assert.Equal("old", transcoder.Deserialize<Legacy>(item)!.Name);
@@ -70,7 +70,7 @@ public class BinaryFormatterFallbackTests
     [Fact]
     public void Serialize_FallbackOnButTypeNotAllowlisted_Throws()
     {
-        var e = Assert.Throws<TranscoderException>(() => WithFallback(typeof(Legacy)).Serialize(new Canary()));
+        TranscoderException e = Assert.Throws<TranscoderException>(() => WithFallback(typeof(Legacy)).Serialize(new Canary()));
 
         Assert.Equal(typeof(Canary), e.DataType);
     }
@@ -78,9 +78,9 @@ public class BinaryFormatterFallbackTests
     [Fact]
     public void Serialize_AllowlistedTypeHoldingAnUnlistedType_ThrowsNamingIt()
     {
-        var transcoder = WithFallback(typeof(Holder));
+        ProtobufTranscoder transcoder = WithFallback(typeof(Holder));
 
-        var e = Assert.Throws<TranscoderException>(() => transcoder.Serialize(new Holder { Inner = new Legacy() }));
+        TranscoderException e = Assert.Throws<TranscoderException>(() => transcoder.Serialize(new Holder { Inner = new Legacy() }));
 
         Assert.Contains("'CacheSerializer.Tests.Transcoding.BinaryFormatterFallbackTests+Legacy'", e.Message, StringComparison.Ordinal);
     }
@@ -88,9 +88,9 @@ public class BinaryFormatterFallbackTests
     [Fact]
     public void Deserialize_PayloadNamingProcess_IsRefusedByTheBinder()
     {
-        var item = Crafted(new Legacy(), "System.Diagnostics.Process", "System.Diagnostics.Process, Version=10.0.0.0, Culture=neutral, PublicKeyToken=b03f5f7f11d50a3a");
+        CacheItem item = Crafted(new Legacy(), "System.Diagnostics.Process", "System.Diagnostics.Process, Version=10.0.0.0, Culture=neutral, PublicKeyToken=b03f5f7f11d50a3a");
 
-        var e = Assert.Throws<TranscoderException>(() => WithFallback(typeof(Legacy)).Deserialize(item));
+        TranscoderException e = Assert.Throws<TranscoderException>(() => WithFallback(typeof(Legacy)).Deserialize(item));
 
         Assert.StartsWith("The BinaryFormatter item under flags 0xC542 names 'System.Diagnostics.Process'", e.Message, StringComparison.Ordinal);
         Assert.EndsWith("it was refused before anything of it was created.", e.Message, StringComparison.Ordinal);
@@ -99,9 +99,9 @@ public class BinaryFormatterFallbackTests
     [Fact]
     public void Deserialize_PayloadNamingUnlistedType_CreatesNothing()
     {
-        var transcoder = WithFallback(typeof(Legacy));
+        ProtobufTranscoder transcoder = WithFallback(typeof(Legacy));
         Canary.Created = 0;
-        var item = Crafted(new Legacy(), typeof(Canary).FullName!, typeof(Canary).Assembly.FullName!);
+        CacheItem item = Crafted(new Legacy(), typeof(Canary).FullName!, typeof(Canary).Assembly.FullName!);
 
         Assert.Throws<TranscoderException>(() => transcoder.Deserialize(item));
 
@@ -111,9 +111,9 @@ public class BinaryFormatterFallbackTests
     [Fact]
     public void Deserialize_FallbackOff_RefusesBinaryFormatterItemsWithoutRunningIt()
     {
-        var item = WithFallback(typeof(Legacy)).Serialize(new Legacy { Name = "x" });
+        CacheItem item = WithFallback(typeof(Legacy)).Serialize(new Legacy { Name = "x" });
 
-        var e = Assert.Throws<TranscoderException>(() => new ProtobufTranscoder().Deserialize(item));
+        TranscoderException e = Assert.Throws<TranscoderException>(() => new ProtobufTranscoder().Deserialize(item));
 
         Assert.Equal(0xC542u, e.Flags);
         Assert.Contains("BinaryFormatter fallback, which is off", e.Message, StringComparison.Ordinal);

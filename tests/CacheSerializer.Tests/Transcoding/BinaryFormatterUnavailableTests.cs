@@ -17,14 +17,14 @@ public class BinaryFormatterUnavailableTests
         var context = new InBoxFormattersContext();
         try
         {
-            var assembly = context.LoadFromAssemblyPath(typeof(ProtobufTranscoder).Assembly.Location);
-            var options = Activator.CreateInstance(assembly.GetType("CacheSerializer.ProtobufTranscoderOptions")!)!;
+            Assembly assembly = context.LoadFromAssemblyPath(typeof(ProtobufTranscoder).Assembly.Location);
+            object options = Activator.CreateInstance(assembly.GetType("CacheSerializer.ProtobufTranscoderOptions")!)!;
             var allowed = (ICollection<Type>)options.GetType().GetProperty(nameof(ProtobufTranscoderOptions.BinaryFormatterFallbackTypes))!.GetValue(options)!;
             allowed.Add(typeof(BinaryFormatterFallbackTests.Legacy));
-            var transcoder = Activator.CreateInstance(assembly.GetType("CacheSerializer.ProtobufTranscoder")!, options)!;
-            var serialize = transcoder.GetType().GetMethod(nameof(ProtobufTranscoder.Serialize))!;
+            object transcoder = Activator.CreateInstance(assembly.GetType("CacheSerializer.ProtobufTranscoder")!, options)!;
+            MethodInfo serialize = transcoder.GetType().GetMethod(nameof(ProtobufTranscoder.Serialize))!;
 
-            var e = Assert.Throws<TargetInvocationException>(() => serialize.Invoke(transcoder, [new BinaryFormatterFallbackTests.Legacy()])).InnerException!;
+            Exception e = Assert.Throws<TargetInvocationException>(() => serialize.Invoke(transcoder, [new BinaryFormatterFallbackTests.Legacy()])).InnerException!;
 
             Assert.Equal("CacheSerializer.TranscoderException", e.GetType().FullName);
             Assert.Contains("<PackageReference Include=\"System.Runtime.Serialization.Formatters\"", e.Message, StringComparison.Ordinal);

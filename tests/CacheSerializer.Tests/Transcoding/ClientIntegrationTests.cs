@@ -32,7 +32,7 @@ public sealed class ClientIntegrationTests(MemcachedServerFixture fixture) : IAs
     public static TheoryData<string> Cases()
     {
         var data = new TheoryData<string>();
-        foreach (var name in NativeCases.All.Keys.Concat(Objects.Keys))
+        foreach (string name in NativeCases.All.Keys.Concat(Objects.Keys))
         {
             data.Add(name);
         }
@@ -66,22 +66,22 @@ public sealed class ClientIntegrationTests(MemcachedServerFixture fixture) : IAs
     [MemberData(nameof(Cases))]
     public async Task SetThenGet_EveryKindThroughRealMemcached_ComesBackIdenticalBothWays(string name)
     {
-        foreach (var client in new[] { _client, _compressing })
+        foreach (MemcachedClient client in new[] { _client, _compressing })
         {
             await AssertRoundTripsBothWaysAsync(client, MemcachedServerFixture.UniqueKey("transcoder-" + name), ValueOf(name));
         }
     }
 
     /// <summary>The value of a case of <see cref="Cases"/>.</summary>
-    internal static object? ValueOf(string name) => NativeCases.All.TryGetValue(name, out var native) ? native : Objects[name];
+    internal static object? ValueOf(string name) => NativeCases.All.TryGetValue(name, out object? native) ? native : Objects[name];
 
     /// <summary>Sets <paramref name="value"/> under <paramref name="key"/>, then asserts it reads back identical both
     /// ways: untyped, and as its own type.</summary>
     internal static async Task AssertRoundTripsBothWaysAsync(MemcachedClient client, string key, object? value)
     {
         Assert.Equal(MemcachedStoreResult.Stored, await client.SetAsync<object?>(key, value));
-        var untyped = await client.GetAsync<object?>(key);
-        var typed = value is null ? untyped : await (Task<MemcachedGetResult<object?>>)TypedGet.MakeGenericMethod(value.GetType()).Invoke(null, [client, key])!;
+        MemcachedGetResult<object?> untyped = await client.GetAsync<object?>(key);
+        MemcachedGetResult<object?> typed = value is null ? untyped : await (Task<MemcachedGetResult<object?>>)TypedGet.MakeGenericMethod(value.GetType()).Invoke(null, [client, key])!;
 
         Assert.True(untyped.Found);
         Assert.True(typed.Found);
@@ -92,7 +92,7 @@ public sealed class ClientIntegrationTests(MemcachedServerFixture fixture) : IAs
     [Fact]
     public async Task SetThenGet_ProtobufNetGuardedShapes_ComeBackExactlyThroughRealMemcached()
     {
-        var key = MemcachedServerFixture.UniqueKey("transcoder-guarded");
+        string key = MemcachedServerFixture.UniqueKey("transcoder-guarded");
         var kennel = new Kennel { Resident = new Dog { Name = "Rex", Legs = 4, GoodBoy = true }, Visitors = [] };
         var values = new BclValues { When = new DateTime(638_000_000_000_000_123, DateTimeKind.Utc), Money = 1.50m, Version = new Version(1, 2) };
         var lists = new Unwrapped { Names = [], Numbers = null, Counts = new() { ["a"] = 1 } };
@@ -100,9 +100,9 @@ public sealed class ClientIntegrationTests(MemcachedServerFixture fixture) : IAs
         await _client.SetAsync(key + ":kennel", kennel);
         await _client.SetAsync(key + ":values", values);
         await _client.SetAsync(key + ":lists", lists);
-        var kennelBack = (await _client.GetAsync<Kennel>(key + ":kennel")).Value!;
-        var valuesBack = (await _client.GetAsync<BclValues>(key + ":values")).Value!;
-        var listsBack = (await _client.GetAsync<Unwrapped>(key + ":lists")).Value!;
+        Kennel kennelBack = (await _client.GetAsync<Kennel>(key + ":kennel")).Value!;
+        BclValues valuesBack = (await _client.GetAsync<BclValues>(key + ":values")).Value!;
+        Unwrapped listsBack = (await _client.GetAsync<Unwrapped>(key + ":lists")).Value!;
 
         Assert.Equal(new Dog { Name = "Rex", Legs = 4, GoodBoy = true }, Assert.IsType<Dog>(kennelBack.Resident));
         Assert.Equal([], kennelBack.Visitors!);
@@ -117,7 +117,7 @@ public sealed class ClientIntegrationTests(MemcachedServerFixture fixture) : IAs
 
     private static async Task<MemcachedGetResult<object?>> GetTyped<T>(MemcachedClient client, string key)
     {
-        var result = await client.GetAsync<T>(key);
+        MemcachedGetResult<T> result = await client.GetAsync<T>(key);
         return result.Found ? new MemcachedGetResult<object?>(result.Value, result.Cas) : default;
     }
 }

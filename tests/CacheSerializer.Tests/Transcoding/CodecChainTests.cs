@@ -1,7 +1,7 @@
-using CacheSerializer.Transcoding;
-using CacheSerializer.Transcoding.ProtobufNet;
-using CacheSerializer.Transcoding.Codecs;
 using CacheSerializer.Tests.Transcoding.Messages;
+using CacheSerializer.Transcoding;
+using CacheSerializer.Transcoding.Codecs;
+using CacheSerializer.Transcoding.ProtobufNet;
 using FsCheck;
 using FsCheck.Fluent;
 
@@ -15,7 +15,7 @@ public class CodecChainTests
     [Fact]
     public void For_SameType_ReturnsTheCachedCodec()
     {
-        var chain = NewChain();
+        CodecChain chain = NewChain();
 
         Assert.Same(chain.For(typeof(Person)), chain.For(typeof(Person)));
         Assert.Same(chain.For(typeof(Uri)), chain.For(typeof(Uri)));
@@ -24,7 +24,7 @@ public class CodecChainTests
     [Fact]
     public void For_Types_PicksOneCodecByChainOrder()
     {
-        var chain = NewChain(typeof(BinaryFormatterFallbackTests.Legacy), typeof(Person), typeof(int), typeof(Version));
+        CodecChain chain = NewChain(typeof(BinaryFormatterFallbackTests.Legacy), typeof(Person), typeof(int), typeof(Version));
 
         Assert.IsType<Int32Codec>(chain.For(typeof(int)));
         Assert.IsType<Int32Codec>(chain.For(typeof(DayOfWeek)));
@@ -40,10 +40,10 @@ public class CodecChainTests
     {
         var registry = new TypeRegistry(new Dictionary<Type, int>());
         var chain = new CodecChain([], registry, new ProtobufNetAdapter(ProtobufTranscoder.CreateModel()), null);
-        var payload = chain.For(typeof(Person)).Write(new Person { Name = "x" });
+        ArraySegment<byte> payload = chain.For(typeof(Person)).Write(new Person { Name = "x" });
         var protobufNetReader = new ObjectFamilyReader(0xC541, chain, registry);
 
-        var e = Assert.Throws<TranscoderException>(() => protobufNetReader.Read(payload, null));
+        TranscoderException e = Assert.Throws<TranscoderException>(() => protobufNetReader.Read(payload, null));
 
         Assert.Equal(
             "Malformed item: flags 0xC541 name the type CacheSerializer.Tests.Transcoding.Messages.Person, which is not stored under these flags (see docs/format.md).",
@@ -76,7 +76,7 @@ public class CodecChainTests
                     time = DateTime.SpecifyKind(time, DateTimeKind.Utc);
                 }
 
-                var back = transcoder.Deserialize<DateTime>(transcoder.Serialize(time));
+                DateTime back = transcoder.Deserialize<DateTime>(transcoder.Serialize(time));
                 return BitConverter.DoubleToInt64Bits(transcoder.Deserialize<double>(transcoder.Serialize(real))) == BitConverter.DoubleToInt64Bits(real)
                     && decimal.GetBits(transcoder.Deserialize<decimal>(transcoder.Serialize(money))).SequenceEqual(decimal.GetBits(money))
                     && back.Ticks == time.Ticks
@@ -91,7 +91,7 @@ public class CodecChainTests
         var transcoder = new ProtobufTranscoder();
         var person = new Person { Name = "p", Id = 1 };
 
-        var results = Enumerable.Range(0, 8).AsParallel().Select(_ => Convert.ToHexString(transcoder.Serialize(person).Bytes())).Distinct().ToArray();
+        string[] results = Enumerable.Range(0, 8).AsParallel().Select(_ => Convert.ToHexString(transcoder.Serialize(person).Bytes())).Distinct().ToArray();
 
         Assert.Single(results);
     }

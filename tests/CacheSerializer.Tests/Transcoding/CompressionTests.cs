@@ -2,6 +2,7 @@ using System.Buffers.Binary;
 using System.IO.Compression;
 using System.Text;
 using CacheSerializer.Tests.Transcoding.Contracts;
+using CacheSerializer.Tests.Transcoding.Messages;
 
 namespace CacheSerializer.Tests.Transcoding;
 
@@ -34,10 +35,10 @@ public class CompressionTests
     public void Serialize_DefaultOptions_CompressObjectAboveThresholdWithZstandardLevel1()
     {
         var value = new Formats { Plain = 7, Text = Compressible };
-        var plain = new ProtobufTranscoder(new ProtobufTranscoderOptions { Compression = TranscoderCompression.None }).Serialize(value);
+        CacheItem plain = new ProtobufTranscoder(new ProtobufTranscoderOptions { Compression = TranscoderCompression.None }).Serialize(value);
         var transcoder = new ProtobufTranscoder();
 
-        var item = transcoder.Serialize(value);
+        CacheItem item = transcoder.Serialize(value);
 
         // The whole uncompressed payload (type header and protobuf-net body), as zstd level 1 compresses it alone.
         using var zstd = new ZstdSharp.Compressor(1);
@@ -55,7 +56,7 @@ public class CompressionTests
     {
         var person = new Messages.Person { Name = Compressible };
 
-        var item = new ProtobufTranscoder().Serialize(person);
+        CacheItem item = new ProtobufTranscoder().Serialize(person);
 
         Assert.Equal(0xC5C0u, item.Flags);
         Assert.Equal(4, item.Data[0]);
@@ -66,9 +67,9 @@ public class CompressionTests
     public void Serialize_DefaultOptions_ObjectBelowThresholdIsNotCompressed()
     {
         var value = new Formats { Plain = 7, Text = "short" };
-        var plain = new ProtobufTranscoder(new ProtobufTranscoderOptions { Compression = TranscoderCompression.None }).Serialize(value);
+        CacheItem plain = new ProtobufTranscoder(new ProtobufTranscoderOptions { Compression = TranscoderCompression.None }).Serialize(value);
 
-        var item = new ProtobufTranscoder().Serialize(value);
+        CacheItem item = new ProtobufTranscoder().Serialize(value);
 
         Assert.Equal(0xC541u, item.Flags);
         Assert.Equal(plain.Bytes(), item.Bytes());
@@ -77,7 +78,7 @@ public class CompressionTests
     [Fact]
     public void Serialize_DefaultOptions_StoresLargeStringAsPlainUtf8()
     {
-        var item = new ProtobufTranscoder().Serialize(Compressible);
+        CacheItem item = new ProtobufTranscoder().Serialize(Compressible);
 
         Assert.Equal(0x0112u, item.Flags);
         Assert.Equal(Encoding.UTF8.GetBytes(Compressible), item.Bytes());
@@ -86,9 +87,9 @@ public class CompressionTests
     [Fact]
     public void Serialize_DefaultOptions_StoresLargeByteArrayAsIs()
     {
-        var bytes = Encoding.UTF8.GetBytes(Compressible);
+        byte[] bytes = Encoding.UTF8.GetBytes(Compressible);
 
-        var item = new ProtobufTranscoder().Serialize(bytes);
+        CacheItem item = new ProtobufTranscoder().Serialize(bytes);
 
         Assert.Equal(0xFA52u, item.Flags);
         Assert.Equal(bytes, item.Bytes());
@@ -98,10 +99,10 @@ public class CompressionTests
     public void Serialize_CompressStringsAndBytes_CompressesStringAndByteArray()
     {
         var transcoder = new ProtobufTranscoder(new ProtobufTranscoderOptions { CompressStringsAndBytes = true });
-        var bytes = Encoding.UTF8.GetBytes(Compressible);
+        byte[] bytes = Encoding.UTF8.GetBytes(Compressible);
 
-        var text = transcoder.Serialize(Compressible);
-        var raw = transcoder.Serialize(bytes);
+        CacheItem text = transcoder.Serialize(Compressible);
+        CacheItem raw = transcoder.Serialize(bytes);
 
         Assert.Equal(0x0192u, text.Flags);
         Assert.Equal(0xFAD2u, raw.Flags);
@@ -115,7 +116,7 @@ public class CompressionTests
     {
         var value = new Formats { Plain = 7, Text = Compressible };
 
-        var item = new ProtobufTranscoder(new ProtobufTranscoderOptions { Compression = TranscoderCompression.None }).Serialize(value);
+        CacheItem item = new ProtobufTranscoder(new ProtobufTranscoderOptions { Compression = TranscoderCompression.None }).Serialize(value);
 
         Assert.Equal(0xC541u, item.Flags);
         Assert.Equal(value, new ProtobufTranscoder().Deserialize<Formats>(item));
@@ -129,9 +130,9 @@ public class CompressionTests
     [InlineData(TranscoderCompression.Lz4, 5)]
     public void Serialize_CompressibleAboveThreshold_SetsBitAndRoundTrips(TranscoderCompression algorithm, byte id)
     {
-        var transcoder = With(algorithm);
+        ProtobufTranscoder transcoder = With(algorithm);
 
-        var item = transcoder.Serialize(Compressible);
+        CacheItem item = transcoder.Serialize(Compressible);
 
         Assert.Equal(0x0192u, item.Flags);
         Assert.Equal(id, item.Data[0]);
@@ -144,7 +145,7 @@ public class CompressionTests
     [Fact]
     public void Deserialize_CompressedItem_ReadsWhateverTheReadersOwnSetting()
     {
-        var item = With(TranscoderCompression.Deflate).Serialize(Compressible);
+        CacheItem item = With(TranscoderCompression.Deflate).Serialize(Compressible);
 
         Assert.Equal(Compressible, new ProtobufTranscoder().Deserialize(item));
         Assert.Equal(Compressible, With(TranscoderCompression.Brotli).Deserialize(item));
@@ -153,9 +154,9 @@ public class CompressionTests
     public static TheoryData<TranscoderCompression, TranscoderCompression, CompressionLevel> WriterReaderPairs()
     {
         var data = new TheoryData<TranscoderCompression, TranscoderCompression, CompressionLevel>();
-        foreach (var writer in Enum.GetValues<TranscoderCompression>().Where(a => a != TranscoderCompression.None))
+        foreach (TranscoderCompression writer in Enum.GetValues<TranscoderCompression>().Where(a => a != TranscoderCompression.None))
         {
-            foreach (var reader in Enum.GetValues<TranscoderCompression>())
+            foreach (TranscoderCompression reader in Enum.GetValues<TranscoderCompression>())
             {
                 data.Add(writer, reader, writer is TranscoderCompression.Zstandard or TranscoderCompression.Lz4 ? CompressionLevel.SmallestSize : CompressionLevel.Fastest);
             }
@@ -169,9 +170,9 @@ public class CompressionTests
     public void Deserialize_AnyAlgorithmsItem_ReadsWhateverTheReadersSetting(TranscoderCompression writer, TranscoderCompression reader, CompressionLevel level)
     {
         var person = new Messages.Person { Name = Compressible, Id = 3 };
-        var item = new ProtobufTranscoder(new ProtobufTranscoderOptions { Compression = writer, CompressionLevel = level }).Serialize(person);
+        CacheItem item = new ProtobufTranscoder(new ProtobufTranscoderOptions { Compression = writer, CompressionLevel = level }).Serialize(person);
 
-        var read = new ProtobufTranscoder(new ProtobufTranscoderOptions { Compression = reader }).Deserialize<Messages.Person>(item);
+        Person? read = new ProtobufTranscoder(new ProtobufTranscoderOptions { Compression = reader }).Deserialize<Messages.Person>(item);
 
         Assert.Equal(0xC5C0u, item.Flags);
         Assert.Equal((byte)writer, item.Data[0]);
@@ -203,7 +204,7 @@ public class CompressionTests
     {
         // The stream after the 5-byte header is a plain Zstandard frame (magic 28 B5 2F FD, content size in its header),
         // so any zstd decoder reads it.
-        var item = With(TranscoderCompression.Zstandard).Serialize(Compressible);
+        CacheItem item = With(TranscoderCompression.Zstandard).Serialize(Compressible);
 
         Assert.Equal("28B52FFD", Convert.ToHexString(item.Data.AsSpan(5, 4)));
         using var decompressor = new ZstdSharp.Decompressor();
@@ -213,8 +214,8 @@ public class CompressionTests
     [Fact]
     public void Serialize_Lz4_IsARawBlockThatK4osDecodes()
     {
-        var item = With(TranscoderCompression.Lz4).Serialize(Compressible);
-        var output = new byte[Encoding.UTF8.GetByteCount(Compressible)];
+        CacheItem item = With(TranscoderCompression.Lz4).Serialize(Compressible);
+        byte[] output = new byte[Encoding.UTF8.GetByteCount(Compressible)];
 
         Assert.Equal(output.Length, K4os.Compression.LZ4.LZ4Codec.Decode(item.Data.AsSpan(5), output));
         Assert.Equal(Compressible, Encoding.UTF8.GetString(output));
@@ -223,11 +224,11 @@ public class CompressionTests
     [Fact]
     public void Deserialize_ZstandardFrameStatingAnotherLength_IsRefusedBeforeDecoding()
     {
-        var item = With(TranscoderCompression.Zstandard).Serialize(Compressible);
-        var payload = item.Bytes();
+        CacheItem item = With(TranscoderCompression.Zstandard).Serialize(Compressible);
+        byte[] payload = item.Bytes();
         BinaryPrimitives.WriteUInt32LittleEndian(payload.AsSpan(1), 1000);
 
-        var e = Assert.Throws<TranscoderException>(() => new ProtobufTranscoder().Deserialize(TranscoderTestHelpers.Item(0x0192, payload)));
+        TranscoderException e = Assert.Throws<TranscoderException>(() => new ProtobufTranscoder().Deserialize(TranscoderTestHelpers.Item(0x0192, payload)));
 
         Assert.Contains($"the Zstandard frame states {Encoding.UTF8.GetByteCount(Compressible)} bytes, the payload declares 1000", e.Message, StringComparison.Ordinal);
     }
@@ -235,11 +236,11 @@ public class CompressionTests
     [Fact]
     public void Deserialize_ZstandardFrameCutShort_ThrowsAndTheNextItemReads()
     {
-        var item = With(TranscoderCompression.Zstandard).Serialize(Compressible);
-        var cut = item.Data.AsSpan(0, item.Data.Count - 6).ToArray();
+        CacheItem item = With(TranscoderCompression.Zstandard).Serialize(Compressible);
+        byte[] cut = item.Data.AsSpan(0, item.Data.Count - 6).ToArray();
         var transcoder = new ProtobufTranscoder();
 
-        var e = Assert.Throws<TranscoderException>(() => transcoder.Deserialize(TranscoderTestHelpers.Item(0x0192, cut)));
+        TranscoderException e = Assert.Throws<TranscoderException>(() => transcoder.Deserialize(TranscoderTestHelpers.Item(0x0192, cut)));
 
         Assert.Contains("Malformed item under flags 0x0192", e.Message, StringComparison.Ordinal);
         Assert.Contains("Zstandard frame", e.Message, StringComparison.Ordinal);
@@ -251,12 +252,12 @@ public class CompressionTests
     [InlineData(+1)]
     public void Deserialize_Lz4DeclaringAnotherLength_Throws(int delta)
     {
-        var item = With(TranscoderCompression.Lz4).Serialize(Compressible);
-        var payload = item.Bytes();
-        var length = Encoding.UTF8.GetByteCount(Compressible) + delta;
+        CacheItem item = With(TranscoderCompression.Lz4).Serialize(Compressible);
+        byte[] payload = item.Bytes();
+        int length = Encoding.UTF8.GetByteCount(Compressible) + delta;
         BinaryPrimitives.WriteInt32LittleEndian(payload.AsSpan(1), length);
 
-        var e = Assert.Throws<TranscoderException>(() => new ProtobufTranscoder().Deserialize(TranscoderTestHelpers.Item(0x0192, payload)));
+        TranscoderException e = Assert.Throws<TranscoderException>(() => new ProtobufTranscoder().Deserialize(TranscoderTestHelpers.Item(0x0192, payload)));
 
         Assert.Contains(delta < 0 ? $"holds more than the {length} bytes it declares" : $"declares {length}", e.Message, StringComparison.Ordinal);
     }
@@ -264,11 +265,11 @@ public class CompressionTests
     [Fact]
     public void Deserialize_ZstandardOrLz4HostileDeclaredLength_IsRefusedBeforeAllocating()
     {
-        foreach (var algorithm in new byte[] { 4, 5 })
+        foreach (byte algorithm in new byte[] { 4, 5 })
         {
-            var payload = new byte[] { algorithm, 0xFF, 0xFF, 0xFF, 0x7F, 0, 0, 0, 0 };
+            byte[] payload = new byte[] { algorithm, 0xFF, 0xFF, 0xFF, 0x7F, 0, 0, 0, 0 };
 
-            var e = Assert.Throws<TranscoderException>(() => new ProtobufTranscoder().Deserialize(TranscoderTestHelpers.Item(0x0192, payload)));
+            TranscoderException e = Assert.Throws<TranscoderException>(() => new ProtobufTranscoder().Deserialize(TranscoderTestHelpers.Item(0x0192, payload)));
 
             Assert.Contains("declares 2147483647 bytes uncompressed, more than the limit of 1048576", e.Message, StringComparison.Ordinal);
         }
@@ -277,7 +278,7 @@ public class CompressionTests
     [Fact]
     public void Serialize_BelowThreshold_IsNotCompressed()
     {
-        var item = With(TranscoderCompression.Brotli, threshold: 100_000).Serialize(Compressible);
+        CacheItem item = With(TranscoderCompression.Brotli, threshold: 100_000).Serialize(Compressible);
 
         Assert.Equal(0x0112u, item.Flags);
     }
@@ -285,10 +286,10 @@ public class CompressionTests
     [Fact]
     public void Serialize_Incompressible_IsStoredAsIs()
     {
-        var random = new byte[4096];
+        byte[] random = new byte[4096];
         new Random(42).NextBytes(random);
 
-        var item = With(TranscoderCompression.Brotli, threshold: 0).Serialize(random);
+        CacheItem item = With(TranscoderCompression.Brotli, threshold: 0).Serialize(random);
 
         Assert.Equal(0xFA52u, item.Flags);
         Assert.Equal(random, item.Bytes());
@@ -303,10 +304,10 @@ public class CompressionTests
     [Fact]
     public void Serialize_MessageAboveThreshold_CompressesWholePayloadWithHeader()
     {
-        var transcoder = With(TranscoderCompression.ZLib, threshold: 64);
+        ProtobufTranscoder transcoder = With(TranscoderCompression.ZLib, threshold: 64);
         var person = new Messages.Person { Name = Compressible };
 
-        var item = transcoder.Serialize(person);
+        CacheItem item = transcoder.Serialize(person);
 
         Assert.Equal(0xC5C0u, item.Flags);
         Assert.Equal(person, transcoder.Deserialize<Messages.Person>(item));
@@ -315,10 +316,10 @@ public class CompressionTests
     [Fact]
     public void Serialize_SmallButVeryCompressible_IsCompressedUnderTheMaxValueSizeFloor()
     {
-        var zeros = new byte[100_000];
-        var transcoder = With(TranscoderCompression.Brotli, ratio: 2);
+        byte[] zeros = new byte[100_000];
+        ProtobufTranscoder transcoder = With(TranscoderCompression.Brotli, ratio: 2);
 
-        var item = transcoder.Serialize(zeros);
+        CacheItem item = transcoder.Serialize(zeros);
 
         Assert.Equal(0xFAD2u, item.Flags);
         Assert.True(item.Data.Count < 1000, $"{item.Data.Count} bytes");
@@ -337,7 +338,7 @@ public class CompressionTests
             MaxValueSize = 200_000,
         });
 
-        var e = Assert.Throws<TranscoderException>(() => transcoder.Serialize(new byte[300_000]));
+        TranscoderException e = Assert.Throws<TranscoderException>(() => transcoder.Serialize(new byte[300_000]));
 
         Assert.StartsWith("A System.Byte[] stores as 300000 bytes (flags 0xFA52)", e.Message, StringComparison.Ordinal);
     }
@@ -345,9 +346,9 @@ public class CompressionTests
     [Fact]
     public void Deserialize_HostileDeclaredLength_IsRefusedBeforeAllocating()
     {
-        var payload = CompressedPayload(1, uint.MaxValue, [1, 2, 3]);
+        byte[] payload = CompressedPayload(1, uint.MaxValue, [1, 2, 3]);
 
-        var e = Assert.Throws<TranscoderException>(() => new ProtobufTranscoder().Deserialize(TranscoderTestHelpers.Item(0x0192, payload)));
+        TranscoderException e = Assert.Throws<TranscoderException>(() => new ProtobufTranscoder().Deserialize(TranscoderTestHelpers.Item(0x0192, payload)));
 
         Assert.Contains($"declares {uint.MaxValue} bytes uncompressed, more than the limit of 1048576 (MaxValueSize 1048576,", e.Message, StringComparison.Ordinal);
     }
@@ -356,8 +357,8 @@ public class CompressionTests
     public void Deserialize_ClaimWithoutData_AllocatesLittle()
     {
         // A tiny item declaring the full 1 MiB it may: the output grows only as data arrives.
-        var payload = CompressedPayload(1, 1024 * 1024, new byte[10]);
-        var before = GC.GetAllocatedBytesForCurrentThread();
+        byte[] payload = CompressedPayload(1, 1024 * 1024, new byte[10]);
+        long before = GC.GetAllocatedBytesForCurrentThread();
 
         Assert.Throws<TranscoderException>(() => new ProtobufTranscoder().Deserialize(TranscoderTestHelpers.Item(0xFAD2, payload)));
 
@@ -369,11 +370,11 @@ public class CompressionTests
     {
         // 64 MB of zeros compresses to a few hundred bytes; the item declares a length within the ratio bound but the
         // stream holds far more: reading stops one byte past the declared length.
-        var bomb = new byte[64 * 1024 * 1024];
-        var payload = CompressedPayload(1, 1000, bomb);
-        var before = GC.GetAllocatedBytesForCurrentThread();
+        byte[] bomb = new byte[64 * 1024 * 1024];
+        byte[] payload = CompressedPayload(1, 1000, bomb);
+        long before = GC.GetAllocatedBytesForCurrentThread();
 
-        var e = Assert.Throws<TranscoderException>(() => new ProtobufTranscoder().Deserialize(TranscoderTestHelpers.Item(0xFAD2, payload)));
+        TranscoderException e = Assert.Throws<TranscoderException>(() => new ProtobufTranscoder().Deserialize(TranscoderTestHelpers.Item(0xFAD2, payload)));
 
         Assert.Contains("holds more than the 1000 bytes it declares", e.Message, StringComparison.Ordinal);
         Assert.True(GC.GetAllocatedBytesForCurrentThread() - before < 4 * 1024 * 1024, "decompression allocated far more than declared");
@@ -382,9 +383,9 @@ public class CompressionTests
     [Fact]
     public void Deserialize_StreamShorterThanDeclared_Throws()
     {
-        var payload = CompressedPayload(1, 100, new byte[50]);
+        byte[] payload = CompressedPayload(1, 100, new byte[50]);
 
-        var e = Assert.Throws<TranscoderException>(() => new ProtobufTranscoder().Deserialize(TranscoderTestHelpers.Item(0xFAD2, payload)));
+        TranscoderException e = Assert.Throws<TranscoderException>(() => new ProtobufTranscoder().Deserialize(TranscoderTestHelpers.Item(0xFAD2, payload)));
 
         Assert.Contains("ends after 50 of the 100 bytes", e.Message, StringComparison.Ordinal);
     }
@@ -401,7 +402,7 @@ public class CompressionTests
     [InlineData(new byte[] { 5, 3, 0, 0, 0 })]
     public void Deserialize_CorruptCompressedPayload_ThrowsTranscoderException(byte[] payload)
     {
-        var e = Assert.Throws<TranscoderException>(() => new ProtobufTranscoder().Deserialize(TranscoderTestHelpers.Item(0x0192, payload)));
+        TranscoderException e = Assert.Throws<TranscoderException>(() => new ProtobufTranscoder().Deserialize(TranscoderTestHelpers.Item(0x0192, payload)));
 
         Assert.Equal(0x0192u, e.Flags);
     }
@@ -409,7 +410,7 @@ public class CompressionTests
     [Fact]
     public void Deserialize_CompressionBitOnNullFlag_IsNotOursAndGoesToInner()
     {
-        var e = Assert.Throws<TranscoderException>(() => new ProtobufTranscoder { }.Deserialize(TranscoderTestHelpers.Item(0x0182)));
+        TranscoderException e = Assert.Throws<TranscoderException>(() => new ProtobufTranscoder { }.Deserialize(TranscoderTestHelpers.Item(0x0182)));
 
         Assert.Equal(0x0182u, e.Flags);
     }

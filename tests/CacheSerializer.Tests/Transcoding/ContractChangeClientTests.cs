@@ -35,13 +35,13 @@ public sealed class ContractChangeClientTests(MemcachedServerFixture fixture) : 
     [Fact]
     public async Task GetAsync_SameContractWrittenByTheOtherBuild_Hits()
     {
-        var identical = MemcachedServerFixture.UniqueKey("identical");
-        var renamed = MemcachedServerFixture.UniqueKey("renamed");
+        string identical = MemcachedServerFixture.UniqueKey("identical");
+        string renamed = MemcachedServerFixture.UniqueKey("renamed");
         await _buildA.SetAsync(identical, new A.Identical { Id = 1, Name = "one", Tags = null });
         await _buildA.SetAsync(renamed, new A.MemberRenamed { Id = 2, Title = "two" });
 
-        var first = await _buildB.GetAsync<B.Identical>(identical);
-        var second = await _buildB.GetAsync<B.MemberRenamed>(renamed);
+        MemcachedGetResult<B.Identical> first = await _buildB.GetAsync<B.Identical>(identical);
+        MemcachedGetResult<B.MemberRenamed> second = await _buildB.GetAsync<B.MemberRenamed>(renamed);
 
         Assert.True(first.Found);
         Assert.Equal((1, "one", (List<string>?)null), (first.Value!.Id, first.Value.Name, first.Value.Tags));
@@ -71,14 +71,14 @@ public sealed class ContractChangeClientTests(MemcachedServerFixture fixture) : 
     private async Task Check<T>(string change, object writtenByA, T writtenByB, Func<T, bool> isB)
         where T : class
     {
-        var key = MemcachedServerFixture.UniqueKey(change.Replace(' ', '-'));
+        string key = MemcachedServerFixture.UniqueKey(change.Replace(' ', '-'));
         Assert.Equal(MemcachedStoreResult.Stored, await _buildA.SetAsync(key, writtenByA));
 
-        var old = await _buildB.GetAsync<T>(key);
+        MemcachedGetResult<T> old = await _buildB.GetAsync<T>(key);
         Assert.False(old.Found, $"{change}: the other build's entry must be a miss, it read as {old.Value}");
 
         Assert.Equal(MemcachedStoreResult.Stored, await _buildB.SetAsync(key, writtenByB));
-        var fresh = await _buildB.GetAsync<T>(key);
+        MemcachedGetResult<T> fresh = await _buildB.GetAsync<T>(key);
         Assert.True(fresh.Found, change);
         Assert.True(isB(fresh.Value!), change);
     }

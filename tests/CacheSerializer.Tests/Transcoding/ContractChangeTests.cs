@@ -19,9 +19,9 @@ public class ContractChangeTests
     [Fact]
     public void Deserialize_IdenticalContractFromTheOtherBuild_ReadsTheValue()
     {
-        var item = _buildA.Serialize(new A.Identical { Id = 7, Name = "seven", Tags = [] });
+        CacheItem item = _buildA.Serialize(new A.Identical { Id = 7, Name = "seven", Tags = [] });
 
-        var back = _buildB.Deserialize<B.Identical>(item)!;
+        B.Identical back = _buildB.Deserialize<B.Identical>(item)!;
 
         Assert.Equal((7, "seven"), (back.Id, back.Name));
         Assert.Equal([], back.Tags!);
@@ -30,9 +30,9 @@ public class ContractChangeTests
     [Fact]
     public void Deserialize_MemberRenamedInCSharpOnly_ReadsTheValue()
     {
-        var item = _buildA.Serialize(new A.MemberRenamed { Id = 3, Title = "kept" });
+        CacheItem item = _buildA.Serialize(new A.MemberRenamed { Id = 3, Title = "kept" });
 
-        var back = _buildB.Deserialize<B.MemberRenamed>(item)!;
+        B.MemberRenamed back = _buildB.Deserialize<B.MemberRenamed>(item)!;
 
         Assert.Equal((3, "kept"), (back.Id, back.Heading));
     }
@@ -42,7 +42,7 @@ public class ContractChangeTests
     {
         var at = new DateTimeOffset(638_000_000_000_000_123, TimeSpan.FromMinutes(330));
 
-        var back = _buildB.Deserialize<B.WithDateTimeOffset>(_buildA.Serialize(new A.WithDateTimeOffset { At = at }))!;
+        B.WithDateTimeOffset back = _buildB.Deserialize<B.WithDateTimeOffset>(_buildA.Serialize(new A.WithDateTimeOffset { At = at }))!;
 
         Assert.Equal((at.Ticks, at.Offset), (back.At.Ticks, back.At.Offset));
     }
@@ -51,7 +51,7 @@ public class ContractChangeTests
     public void Deserialize_BaseItemAfterASubtypeWasAdded_ReadsTheValue()
     {
         // The stored type's fingerprint covers its own chain, not its subtypes: adding one leaves base items readable.
-        var back = _buildB.Deserialize<B.SubtypeAddedBase>(_buildA.Serialize(new A.SubtypeAddedBase { Id = 11 }))!;
+        B.SubtypeAddedBase back = _buildB.Deserialize<B.SubtypeAddedBase>(_buildA.Serialize(new A.SubtypeAddedBase { Id = 11 }))!;
 
         Assert.Equal(typeof(B.SubtypeAddedBase), back.GetType());
         Assert.Equal(11, back.Id);
@@ -67,9 +67,9 @@ public class ContractChangeTests
     [MemberData(nameof(ChangedContracts))]
     public void Deserialize_ItemOfAChangedContract_IsRefusedAsAnotherContract(string change)
     {
-        var item = _buildA.Serialize(WrittenByA(change));
+        CacheItem item = _buildA.Serialize(WrittenByA(change));
 
-        var e = Assert.Throws<ContractMismatchException>(() => ReadByB(change, item));
+        ContractMismatchException e = Assert.Throws<ContractMismatchException>(() => ReadByB(change, item));
 
         Assert.Equal(TranscoderErrorKind.OtherContract, e.Kind);
         Assert.Equal(_buildB.DescribeContract(e.StoredType).Fingerprint, e.Fingerprint);
@@ -81,9 +81,9 @@ public class ContractChangeTests
     [Fact]
     public void Deserialize_TypeRenamed_IsRefusedAsAnUnknownType()
     {
-        var item = _buildA.Serialize(new A.TypeRenamedOld { Id = 1 });
+        CacheItem item = _buildA.Serialize(new A.TypeRenamedOld { Id = 1 });
 
-        var e = Assert.Throws<TranscoderException>(() => _buildB.Deserialize<B.TypeRenamedNew>(item));
+        TranscoderException e = Assert.Throws<TranscoderException>(() => _buildB.Deserialize<B.TypeRenamedNew>(item));
 
         Assert.Equal(TranscoderErrorKind.UnknownType, e.Kind);
     }
@@ -91,9 +91,9 @@ public class ContractChangeTests
     [Fact]
     public void Deserialize_ItemOfASubtypeRemovedFromProtoInclude_IsRefusedAsAnUnknownType()
     {
-        var item = _buildA.Serialize(new A.SubtypeRemovedSub { Id = 1, Extra = "gone" });
+        CacheItem item = _buildA.Serialize(new A.SubtypeRemovedSub { Id = 1, Extra = "gone" });
 
-        var e = Assert.Throws<TranscoderException>(() => _buildB.Deserialize<B.SubtypeRemovedBase>(item));
+        TranscoderException e = Assert.Throws<TranscoderException>(() => _buildB.Deserialize<B.SubtypeRemovedBase>(item));
 
         Assert.Equal(TranscoderErrorKind.UnknownType, e.Kind);
     }
@@ -102,7 +102,7 @@ public class ContractChangeTests
     public void Deserialize_NullWrappingTurnedOff_IsRefusedAsAnotherContract()
     {
         var unwrapped = new ProtobufTranscoder(new ProtobufTranscoderOptions { NullWrappedCollections = false });
-        var item = _buildA.Serialize(new A.Identical { Id = 1, Tags = ["a"] });
+        CacheItem item = _buildA.Serialize(new A.Identical { Id = 1, Tags = ["a"] });
 
         Assert.Throws<ContractMismatchException>(() => unwrapped.Deserialize<B.Identical>(item));
     }
@@ -110,9 +110,9 @@ public class ContractChangeTests
     [Fact]
     public void DescribeContract_ChangedMember_SnapshotComparisonNamesTheMemberAndBothTypes()
     {
-        var before = ContractSnapshot.Write(_buildA.DescribeContracts([typeof(A.MemberRetyped), typeof(A.Identical), typeof(A.MemberAdded)]));
+        string before = ContractSnapshot.Write(_buildA.DescribeContracts([typeof(A.MemberRetyped), typeof(A.Identical), typeof(A.MemberAdded)]));
 
-        var changes = ContractSnapshot.Compare(before, _buildB.DescribeContracts([typeof(B.MemberRetyped), typeof(B.Identical), typeof(B.MemberAdded)]));
+        IReadOnlyList<ContractChange> changes = ContractSnapshot.Compare(before, _buildB.DescribeContracts([typeof(B.MemberRetyped), typeof(B.Identical), typeof(B.MemberAdded)]));
 
         Assert.Equal<string>(
             [
@@ -125,8 +125,8 @@ public class ContractChangeTests
     [Fact]
     public void DescribeContract_SameContractInTwoBuilds_HasTheSameDescriptionAndFingerprint()
     {
-        var a = _buildA.DescribeContract(typeof(A.MemberRenamed));
-        var b = _buildB.DescribeContract(typeof(B.MemberRenamed));
+        CacheContract a = _buildA.DescribeContract(typeof(A.MemberRenamed));
+        CacheContract b = _buildB.DescribeContract(typeof(B.MemberRenamed));
 
         Assert.Equal(a.Description, b.Description);
         Assert.Equal(a.Fingerprint, b.Fingerprint);
@@ -135,7 +135,7 @@ public class ContractChangeTests
     [Fact]
     public void DescribeContract_Pinned_IsTheSameTextAndFingerprintInEveryProcess()
     {
-        var contract = _buildB.DescribeContract(typeof(B.MemberAdded));
+        CacheContract contract = _buildB.DescribeContract(typeof(B.MemberAdded));
 
         // Pinned: a process, machine or run that described it otherwise would read every entry as another contract's.
         Assert.Equal(

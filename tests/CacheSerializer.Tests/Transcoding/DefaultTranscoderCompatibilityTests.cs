@@ -43,7 +43,7 @@ public class DefaultTranscoderCompatibilityTests
     [MemberData(nameof(Vectors))]
     public void Serialize_SharedType_WritesDefaultTranscoderFlagsAndBytes(object value, uint flags, string hex)
     {
-        var item = _transcoder.Serialize(value);
+        CacheItem item = _transcoder.Serialize(value);
 
         Assert.Equal(flags, item.Flags);
         Assert.Equal(hex, Convert.ToHexStringLower(item.Bytes()));
@@ -55,7 +55,7 @@ public class DefaultTranscoderCompatibilityTests
     {
         // Compression is on by default (issue 24), for object payloads only: with the threshold at 0 every shared type
         // is offered to it, and each keeps DefaultTranscoder's flags and bytes.
-        var item = new ProtobufTranscoder(new ProtobufTranscoderOptions { CompressionThreshold = 0 }).Serialize(value);
+        CacheItem item = new ProtobufTranscoder(new ProtobufTranscoderOptions { CompressionThreshold = 0 }).Serialize(value);
 
         Assert.Equal(flags, item.Flags);
         Assert.Equal(hex, Convert.ToHexStringLower(item.Bytes()));
@@ -65,7 +65,7 @@ public class DefaultTranscoderCompatibilityTests
     [MemberData(nameof(Vectors))]
     public void Deserialize_DefaultTranscoderItem_ReturnsValue(object value, uint flags, string hex)
     {
-        var item = TranscoderTestHelpers.Item(flags, Convert.FromHexString(hex));
+        CacheItem item = TranscoderTestHelpers.Item(flags, Convert.FromHexString(hex));
 
         ValueAssert.Identical(value, _transcoder.Deserialize(item));
     }
@@ -73,7 +73,7 @@ public class DefaultTranscoderCompatibilityTests
     [Fact]
     public void Serialize_Null_WritesDefaultTranscoderDbNullMarker()
     {
-        var item = _transcoder.Serialize(null);
+        CacheItem item = _transcoder.Serialize(null);
 
         Assert.Equal(0x0102u, item.Flags);
         Assert.Empty(item.Bytes());
@@ -84,7 +84,7 @@ public class DefaultTranscoderCompatibilityTests
     {
         // memcached's incr on a counter set by another client, or a plain set with flags 0: DefaultTranscoder reads
         // these as strings, and so do we.
-        var item = TranscoderTestHelpers.Item(0x0000, "12345"u8.ToArray());
+        CacheItem item = TranscoderTestHelpers.Item(0x0000, "12345"u8.ToArray());
 
         Assert.Equal("12345", _transcoder.Deserialize(item));
         Assert.Equal("12345", _transcoder.Deserialize<string>(item));
@@ -101,9 +101,9 @@ public class DefaultTranscoderCompatibilityTests
     public void Serialize_OwnTypes_NeverUseATypeCodeLowByteSoDefaultTranscoderRejectsThem()
     {
         object[] own = [1.5m, Guid.Empty, TimeSpan.Zero, DateTimeOffset.UnixEpoch, DateOnly.MinValue, TimeOnly.MinValue, Half.One, Int128.One, UInt128.One];
-        foreach (var value in own)
+        foreach (object value in own)
         {
-            var flags = _transcoder.Serialize(value).Flags;
+            uint flags = _transcoder.Serialize(value).Flags;
 
             Assert.True((flags & 0xFF) > 18, $"{value.GetType()}: 0x{flags:X4}");
             Assert.NotEqual(0xFA52u, flags);

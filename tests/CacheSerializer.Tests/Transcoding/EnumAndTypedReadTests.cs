@@ -54,10 +54,10 @@ public class EnumAndTypedReadTests
     [MemberData(nameof(Enums))]
     public void Serialize_Enum_IsStoredAsItsUnderlyingInteger(Enum value, uint flags)
     {
-        var item = _transcoder.Serialize(value);
+        CacheItem item = _transcoder.Serialize(value);
 
         Assert.Equal(flags, item.Flags);
-        var underlying = Convert.ChangeType(value, Enum.GetUnderlyingType(value.GetType()), System.Globalization.CultureInfo.InvariantCulture);
+        object underlying = Convert.ChangeType(value, Enum.GetUnderlyingType(value.GetType()), System.Globalization.CultureInfo.InvariantCulture);
         Assert.Equal(underlying, _transcoder.Deserialize(item));
     }
 
@@ -65,7 +65,7 @@ public class EnumAndTypedReadTests
     [MemberData(nameof(Enums))]
     public void DeserializeOfEnum_ReturnsTheEnum(Enum value, uint flags)
     {
-        var item = _transcoder.Serialize(value);
+        CacheItem item = _transcoder.Serialize(value);
 
         Assert.Equal(flags, item.Flags);
         Assert.Equal(value, _transcoder.DeserializeAs(value.GetType(), item));
@@ -81,9 +81,9 @@ public class EnumAndTypedReadTests
     [Fact]
     public void DeserializeOfEnum_OtherUnderlyingType_ThrowsWrongType()
     {
-        var item = _transcoder.Serialize(5L);
+        CacheItem item = _transcoder.Serialize(5L);
 
-        var e = Assert.Throws<TranscoderException>(() => _transcoder.Deserialize<Color>(item));
+        TranscoderException e = Assert.Throws<TranscoderException>(() => _transcoder.Deserialize<Color>(item));
 
         Assert.Equal(typeof(Color), e.DataType);
         Assert.Equal(0x010Bu, e.Flags);
@@ -92,9 +92,9 @@ public class EnumAndTypedReadTests
     [Fact]
     public void DeserializeOfT_WrongPrimitive_ThrowsTranscoderExceptionNotInvalidCast()
     {
-        var item = _transcoder.Serialize(42);
+        CacheItem item = _transcoder.Serialize(42);
 
-        var e = Assert.Throws<TranscoderException>(() => _transcoder.Deserialize<long>(item));
+        TranscoderException e = Assert.Throws<TranscoderException>(() => _transcoder.Deserialize<long>(item));
 
         Assert.Equal("The item under flags 0x0109 holds a System.Int32, not a System.Int64. Read it as System.Int32 (or object), or store a System.Int64.", e.Message);
         Assert.Equal(typeof(long), e.DataType);

@@ -26,9 +26,9 @@ public class EnyimBsonEntryTests
     [Fact]
     public void DeserializeOfT_BsonObject_ReturnsObject()
     {
-        var item = WrittenByDefaultTranscoder(new Customer { Name = "Zoë", Age = 41, Tags = ["a", "b"] });
+        CacheItem item = WrittenByDefaultTranscoder(new Customer { Name = "Zoë", Age = 41, Tags = ["a", "b"] });
 
-        var back = _transcoder.Deserialize<Customer>(item)!;
+        Customer back = _transcoder.Deserialize<Customer>(item)!;
 
         Assert.Equal("Zoë", back.Name);
         Assert.Equal(41, back.Age);
@@ -38,9 +38,9 @@ public class EnyimBsonEntryTests
     [Fact]
     public void DeserializeOfList_BsonRootArray_ReturnsList()
     {
-        var item = WrittenByDefaultTranscoder(new List<Customer> { new() { Name = "A" }, new() { Name = "B" } });
+        CacheItem item = WrittenByDefaultTranscoder(new List<Customer> { new() { Name = "A" }, new() { Name = "B" } });
 
-        var back = _transcoder.Deserialize<List<Customer>>(item)!;
+        List<Customer> back = _transcoder.Deserialize<List<Customer>>(item)!;
 
         Assert.Equal(["A", "B"], back.Select(c => c.Name));
     }
@@ -48,7 +48,7 @@ public class EnyimBsonEntryTests
     [Fact]
     public void DeserializeOfArray_BsonRootArray_ReturnsArray()
     {
-        var item = WrittenByDefaultTranscoder(new[] { 1, 2, 3 });
+        CacheItem item = WrittenByDefaultTranscoder(new[] { 1, 2, 3 });
 
         Assert.Equal([1, 2, 3], _transcoder.Deserialize<int[]>(item)!);
     }
@@ -57,9 +57,9 @@ public class EnyimBsonEntryTests
     public void DeserializeOfDictionary_BsonDocument_ReturnsDictionary()
     {
         // DefaultTranscoder reads every IEnumerable root as an array and so cannot read its own dictionaries back.
-        var item = WrittenByDefaultTranscoder(new Dictionary<string, int> { ["x"] = 1, ["y"] = 2 });
+        CacheItem item = WrittenByDefaultTranscoder(new Dictionary<string, int> { ["x"] = 1, ["y"] = 2 });
 
-        var back = _transcoder.Deserialize<Dictionary<string, int>>(item)!;
+        Dictionary<string, int> back = _transcoder.Deserialize<Dictionary<string, int>>(item)!;
 
         Assert.Equal(2, back["y"]);
     }
@@ -67,9 +67,9 @@ public class EnyimBsonEntryTests
     [Fact]
     public void Deserialize_BsonObject_ReturnsJObjectLikeDefaultTranscoder()
     {
-        var item = WrittenByDefaultTranscoder(new Customer { Name = "N", Age = 3 });
+        CacheItem item = WrittenByDefaultTranscoder(new Customer { Name = "N", Age = 3 });
 
-        var back = Assert.IsType<JObject>(_transcoder.Deserialize(item));
+        JObject back = Assert.IsType<JObject>(_transcoder.Deserialize(item));
 
         Assert.Equal("N", (string?)back["Name"]);
         Assert.Equal(3, (int)back["Age"]!);
@@ -78,7 +78,7 @@ public class EnyimBsonEntryTests
     [Fact]
     public void DeserializeOfT_LegacyDecimalFlag_IsReadAsBson()
     {
-        var item = WrittenByDefaultTranscoder(new Customer { Name = "dec" }, flags: 0x010F);
+        CacheItem item = WrittenByDefaultTranscoder(new Customer { Name = "dec" }, flags: 0x010F);
 
         Assert.Equal("dec", _transcoder.Deserialize<Customer>(item)!.Name);
     }
@@ -92,7 +92,7 @@ public class EnyimBsonEntryTests
             new JsonSerializer { TypeNameHandling = TypeNameHandling.All }.Serialize(writer, new Customer { Name = "t" });
         }
 
-        var back = _transcoder.Deserialize(new CacheItem(0x0101, new ArraySegment<byte>(stream.ToArray())));
+        object? back = _transcoder.Deserialize(new CacheItem(0x0101, new ArraySegment<byte>(stream.ToArray())));
 
         Assert.IsType<JObject>(back);
     }
@@ -100,9 +100,9 @@ public class EnyimBsonEntryTests
     [Fact]
     public void Deserialize_CorruptBson_ThrowsTranscoderException()
     {
-        var bytes = WrittenByDefaultTranscoder(new Customer { Name = "x" }).Bytes();
+        byte[] bytes = WrittenByDefaultTranscoder(new Customer { Name = "x" }).Bytes();
 
-        var e = Assert.Throws<TranscoderException>(() => _transcoder.Deserialize<Customer>(TranscoderTestHelpers.Item(0x0101, bytes[..^4])));
+        TranscoderException e = Assert.Throws<TranscoderException>(() => _transcoder.Deserialize<Customer>(TranscoderTestHelpers.Item(0x0101, bytes[..^4])));
 
         Assert.Equal(0x0101u, e.Flags);
     }
@@ -110,10 +110,10 @@ public class EnyimBsonEntryTests
     [Fact]
     public void Deserialize_InnerTranscoderNull_UnknownFlagThrows()
     {
-        var item = WrittenByDefaultTranscoder(new Customer());
+        CacheItem item = WrittenByDefaultTranscoder(new Customer());
         var transcoder = new ProtobufTranscoder(new ProtobufTranscoderOptions { InnerTranscoder = null });
 
-        var e = Assert.Throws<TranscoderException>(() => transcoder.Deserialize(item));
+        TranscoderException e = Assert.Throws<TranscoderException>(() => transcoder.Deserialize(item));
 
         Assert.Equal(0x0101u, e.Flags);
         Assert.StartsWith("No codec reads flags 0x0101 and no inner transcoder is set", e.Message, StringComparison.Ordinal);
@@ -122,7 +122,7 @@ public class EnyimBsonEntryTests
     [Fact]
     public void Deserialize_UnknownFlag_DefaultInnerThrowsTranscoderException()
     {
-        var e = Assert.Throws<TranscoderException>(() => _transcoder.Deserialize(TranscoderTestHelpers.Item(0x7777, 1)));
+        TranscoderException e = Assert.Throws<TranscoderException>(() => _transcoder.Deserialize(TranscoderTestHelpers.Item(0x7777, 1)));
 
         Assert.Equal(0x7777u, e.Flags);
     }
@@ -142,7 +142,7 @@ public class EnyimBsonEntryTests
     {
         var transcoder = new ProtobufTranscoder(new ProtobufTranscoderOptions { InnerTranscoder = new AsciiTranscoder() });
 
-        var e = Assert.Throws<TranscoderException>(() => transcoder.Deserialize(TranscoderTestHelpers.Item(0x0101, 1)));
+        TranscoderException e = Assert.Throws<TranscoderException>(() => transcoder.Deserialize(TranscoderTestHelpers.Item(0x0101, 1)));
 
         Assert.IsType<InvalidOperationException>(e.InnerException);
     }

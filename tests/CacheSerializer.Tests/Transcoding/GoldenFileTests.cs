@@ -61,11 +61,11 @@ public class GoldenFileTests
     [MemberData(nameof(WrittenCases))]
     public void Serialize_GoldenCase_WritesTheGoldenFileExactly(string name)
     {
-        var (transcoder, value) = Case(name);
+        (ProtobufTranscoder? transcoder, object? value) = Case(name);
 
-        var item = transcoder.Serialize(value);
+        CacheItem item = transcoder.Serialize(value);
 
-        var golden = ReadGolden(name, item);
+        CacheItem golden = ReadGolden(name, item);
         Assert.Equal($"0x{golden.Flags:X4}", $"0x{item.Flags:X4}");
         Assert.Equal(Convert.ToHexStringLower(golden.Bytes()), Convert.ToHexStringLower(item.Bytes()));
     }
@@ -74,8 +74,8 @@ public class GoldenFileTests
     [MemberData(nameof(WrittenCases))]
     public void Deserialize_GoldenFile_ReturnsTheValueExactly(string name)
     {
-        var (transcoder, value) = Case(name);
-        var golden = ReadGolden(name, transcoder.Serialize(value));
+        (ProtobufTranscoder? transcoder, object? value) = Case(name);
+        CacheItem golden = ReadGolden(name, transcoder.Serialize(value));
 
         ValueAssert.Identical(value, transcoder.Deserialize(golden));
         ValueAssert.Identical(value, value is null ? transcoder.Deserialize<object>(golden) : transcoder.DeserializeAs(value.GetType(), golden));
@@ -85,8 +85,8 @@ public class GoldenFileTests
     [MemberData(nameof(CompressedCases))]
     public void Deserialize_CompressedGoldenFile_ReturnsTheValueExactly(string name)
     {
-        var value = Compressed[name];
-        var golden = ReadGolden(name, CompressingWriter(name).Serialize(value));
+        object value = Compressed[name];
+        CacheItem golden = ReadGolden(name, CompressingWriter(name).Serialize(value));
 
         Assert.True((golden.Flags & 0x0080) != 0, "a compressed golden file carries the compression bit");
         ValueAssert.Identical(value, Default.DeserializeAs(value.GetType(), golden));
@@ -96,9 +96,9 @@ public class GoldenFileTests
     [MemberData(nameof(PinnedEncoderCases))]
     public void Serialize_CompressedGoldenCaseOfAPinnedEncoder_WritesTheGoldenFileExactly(string name)
     {
-        var item = CompressingWriter(name).Serialize(Compressed[name]);
+        CacheItem item = CompressingWriter(name).Serialize(Compressed[name]);
 
-        var golden = ReadGolden(name, item);
+        CacheItem golden = ReadGolden(name, item);
         Assert.Equal($"0x{golden.Flags:X4}", $"0x{item.Flags:X4}");
         Assert.Equal(Convert.ToHexStringLower(golden.Bytes()), Convert.ToHexStringLower(item.Bytes()));
     }
@@ -119,7 +119,7 @@ public class GoldenFileTests
     });
 
     private static (ProtobufTranscoder Transcoder, object? Value) Case(string name) =>
-        NativeCases.All.TryGetValue(name, out var native) ? (Default, native) : Objects[name];
+        NativeCases.All.TryGetValue(name, out object? native) ? (Default, native) : Objects[name];
 
     private static Person SamplePerson() => new()
     {
@@ -134,17 +134,17 @@ public class GoldenFileTests
 
     private static CacheItem ReadGolden(string name, CacheItem current)
     {
-        var path = Path.Combine(AppContext.BaseDirectory, "Transcoding", "Golden", name + ".golden");
+        string path = Path.Combine(AppContext.BaseDirectory, "Transcoding", "Golden", name + ".golden");
         if (Environment.GetEnvironmentVariable("CACHESERIALIZER_WRITE_GOLDEN") == "1")
         {
-            var source = Path.Combine(SourceDirectory(), "Golden", name + ".golden");
+            string source = Path.Combine(SourceDirectory(), "Golden", name + ".golden");
             File.WriteAllText(source, $"0x{current.Flags:X4}\n{Convert.ToHexStringLower(current.Bytes())}\n");
             Assert.Fail($"Wrote {source}; review it, commit it, and run the tests again without CACHESERIALIZER_WRITE_GOLDEN.");
         }
 
         Assert.True(File.Exists(path), $"Golden file missing: {path}. See GoldenFileTests' remarks.");
-        var lines = File.ReadAllLines(path);
-        var flags = uint.Parse(lines[0].AsSpan(2), NumberStyles.HexNumber, CultureInfo.InvariantCulture);
+        string[] lines = File.ReadAllLines(path);
+        uint flags = uint.Parse(lines[0].AsSpan(2), NumberStyles.HexNumber, CultureInfo.InvariantCulture);
         return TranscoderTestHelpers.Item(flags, Convert.FromHexString(lines.Length > 1 ? lines[1] : string.Empty));
     }
 

@@ -19,11 +19,11 @@ public class MalformedItemTests
     [MemberData(nameof(FixedSizeFlagCases))]
     public void Deserialize_FixedSizeFlagWithWrongLength_ThrowsNamingLengths(uint flags)
     {
-        var size = _transcoder.Serialize(ValueFor(flags)).Data.Count;
+        int size = _transcoder.Serialize(ValueFor(flags)).Data.Count;
 
-        foreach (var length in new[] { 0, size - 1, size + 1 }.Where(n => n >= 0).Distinct())
+        foreach (int length in new[] { 0, size - 1, size + 1 }.Where(n => n >= 0).Distinct())
         {
-            var e = Assert.Throws<TranscoderException>(() => _transcoder.Deserialize(TranscoderTestHelpers.Item(flags, new byte[length])));
+            TranscoderException e = Assert.Throws<TranscoderException>(() => _transcoder.Deserialize(TranscoderTestHelpers.Item(flags, new byte[length])));
 
             Assert.Equal(flags, e.Flags);
             Assert.Contains($"hold exactly {size} bytes, this item has {length}", e.Message, StringComparison.Ordinal);
@@ -52,7 +52,7 @@ public class MalformedItemTests
     [MemberData(nameof(InvalidPayloads))]
     public void Deserialize_InvalidPayload_ThrowsTranscoderException(uint flags, byte[] payload)
     {
-        var e = Assert.Throws<TranscoderException>(() => _transcoder.Deserialize(TranscoderTestHelpers.Item(flags, payload)));
+        TranscoderException e = Assert.Throws<TranscoderException>(() => _transcoder.Deserialize(TranscoderTestHelpers.Item(flags, payload)));
 
         Assert.Equal(flags, e.Flags);
     }

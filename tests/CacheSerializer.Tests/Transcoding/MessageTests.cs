@@ -19,12 +19,12 @@ public class MessageTests
     [Fact]
     public void Serialize_Message_WritesNameHeaderThenGeneratedEncoding()
     {
-        var person = SamplePerson();
+        Person person = SamplePerson();
 
-        var item = new ProtobufTranscoder().Serialize(person);
+        CacheItem item = new ProtobufTranscoder().Serialize(person);
 
         Assert.Equal(0xC540u, item.Flags);
-        var bytes = item.Bytes();
+        byte[] bytes = item.Bytes();
         Assert.Equal(PersonName.Length << 1, bytes[0]);
         Assert.Equal(PersonName, System.Text.Encoding.UTF8.GetString(bytes, 1, PersonName.Length));
         Assert.Equal(Fingerprint(typeof(Person)), bytes[(1 + PersonName.Length)..(5 + PersonName.Length)]);
@@ -35,7 +35,7 @@ public class MessageTests
     public void Deserialize_Message_ReturnsEqualMessageThroughBothOverloads()
     {
         var transcoder = new ProtobufTranscoder();
-        var item = transcoder.Serialize(SamplePerson());
+        CacheItem item = transcoder.Serialize(SamplePerson());
 
         Assert.Equal(SamplePerson(), transcoder.Deserialize(item));
         Assert.Equal(SamplePerson(), transcoder.Deserialize<Person>(item));
@@ -45,10 +45,10 @@ public class MessageTests
     [Fact]
     public void Deserialize_FreshReaderWithoutKnownTypes_RefusesNonGenericButReadsAsT()
     {
-        var item = new ProtobufTranscoder().Serialize(SamplePerson());
+        CacheItem item = new ProtobufTranscoder().Serialize(SamplePerson());
         var reader = new ProtobufTranscoder();
 
-        var e = Assert.Throws<TranscoderException>(() => reader.Deserialize(item));
+        TranscoderException e = Assert.Throws<TranscoderException>(() => reader.Deserialize(item));
         Assert.Contains($"'{PersonName}'", e.Message, StringComparison.Ordinal);
         Assert.Equal(0xC540u, e.Flags);
 
@@ -59,7 +59,7 @@ public class MessageTests
     [Fact]
     public void Deserialize_KnownTypeRegistered_ResolvesFromFirstRead()
     {
-        var item = new ProtobufTranscoder().Serialize(SamplePerson());
+        CacheItem item = new ProtobufTranscoder().Serialize(SamplePerson());
         var options = new ProtobufTranscoderOptions();
         options.KnownTypes.Add(typeof(Person));
 
@@ -73,7 +73,7 @@ public class MessageTests
         options.TypeAliases[typeof(Person)] = 5;
         var transcoder = new ProtobufTranscoder(options);
 
-        var item = transcoder.Serialize(SamplePerson());
+        CacheItem item = transcoder.Serialize(SamplePerson());
 
         Assert.Equal(0xC540u, item.Flags);
         Assert.Equal((5 << 1) | 1, item.Bytes()[0]);
@@ -85,7 +85,7 @@ public class MessageTests
     [Fact]
     public void Deserialize_AliasedType_StillReadsItemsWrittenUnderItsName()
     {
-        var byName = new ProtobufTranscoder().Serialize(SamplePerson());
+        CacheItem byName = new ProtobufTranscoder().Serialize(SamplePerson());
         var options = new ProtobufTranscoderOptions();
         options.TypeAliases[typeof(Person)] = 300;
 
@@ -98,7 +98,7 @@ public class MessageTests
         var options = new ProtobufTranscoderOptions();
         options.TypeAliases[typeof(Address)] = 300;
 
-        var bytes = new ProtobufTranscoder(options).Serialize(new Address { City = "Oslo" }).Bytes();
+        byte[] bytes = new ProtobufTranscoder(options).Serialize(new Address { City = "Oslo" }).Bytes();
 
         // varint((300 << 1) | 1) = varint(601) = 0xD9 0x04
         Assert.Equal(new byte[] { 0xD9, 0x04 }, bytes[..2]);
@@ -107,9 +107,9 @@ public class MessageTests
     [Fact]
     public void Deserialize_UnknownAlias_IsRefused()
     {
-        var item = TranscoderTestHelpers.Item(0xC540, 0x0F, 0x01, 0x02, 0x03, 0x04, 0x0A, 0x01, 0x41);
+        CacheItem item = TranscoderTestHelpers.Item(0xC540, 0x0F, 0x01, 0x02, 0x03, 0x04, 0x0A, 0x01, 0x41);
 
-        var e = Assert.Throws<TranscoderException>(() => new ProtobufTranscoder().Deserialize(item));
+        TranscoderException e = Assert.Throws<TranscoderException>(() => new ProtobufTranscoder().Deserialize(item));
 
         Assert.Equal("The item under flags 0xC540 names type alias 7, which is not in ProtobufTranscoderOptions.TypeAliases.", e.Message);
     }
@@ -118,9 +118,9 @@ public class MessageTests
     public void DeserializeOfT_MessageOfAnotherType_ThrowsWrongTypeBeforeParsing()
     {
         var transcoder = new ProtobufTranscoder();
-        var item = transcoder.Serialize(SamplePerson());
+        CacheItem item = transcoder.Serialize(SamplePerson());
 
-        var e = Assert.Throws<TranscoderException>(() => transcoder.Deserialize<Address>(item));
+        TranscoderException e = Assert.Throws<TranscoderException>(() => transcoder.Deserialize<Address>(item));
 
         Assert.Equal(typeof(Address), e.DataType);
         Assert.Contains("holds a CacheSerializer.Tests.Transcoding.Messages.Person", e.Message, StringComparison.Ordinal);
@@ -130,9 +130,9 @@ public class MessageTests
     public void Deserialize_TruncatedMessageBody_ThrowsTranscoderException()
     {
         var transcoder = new ProtobufTranscoder();
-        var bytes = transcoder.Serialize(SamplePerson()).Bytes();
+        byte[] bytes = transcoder.Serialize(SamplePerson()).Bytes();
 
-        var e = Assert.Throws<TranscoderException>(() => transcoder.Deserialize(TranscoderTestHelpers.Item(0xC540, bytes[..^3])));
+        TranscoderException e = Assert.Throws<TranscoderException>(() => transcoder.Deserialize(TranscoderTestHelpers.Item(0xC540, bytes[..^3])));
 
         Assert.IsType<InvalidProtocolBufferException>(e.InnerException);
     }
@@ -141,7 +141,7 @@ public class MessageTests
     public void Deserialize_MessageNameUnderEngineFlag_IsRefused()
     {
         var transcoder = new ProtobufTranscoder();
-        var bytes = transcoder.Serialize(SamplePerson()).Bytes();
+        byte[] bytes = transcoder.Serialize(SamplePerson()).Bytes();
 
         Assert.Throws<TranscoderException>(() => transcoder.Deserialize(TranscoderTestHelpers.Item(0xC541, bytes)));
     }
@@ -152,7 +152,7 @@ public class MessageTests
         var options = new ProtobufTranscoderOptions();
         options.TypeAliases[typeof(int)] = 1;
 
-        var e = Assert.Throws<ArgumentException>(() => new ProtobufTranscoder(options));
+        ArgumentException e = Assert.Throws<ArgumentException>(() => new ProtobufTranscoder(options));
 
         Assert.StartsWith("ProtobufTranscoderOptions.TypeAliases contains System.Int32", e.Message, StringComparison.Ordinal);
     }
@@ -164,7 +164,7 @@ public class MessageTests
         options.TypeAliases[typeof(Person)] = 1;
         options.TypeAliases[typeof(Address)] = 1;
 
-        var e = Assert.Throws<ArgumentException>(() => new ProtobufTranscoder(options));
+        ArgumentException e = Assert.Throws<ArgumentException>(() => new ProtobufTranscoder(options));
 
         Assert.StartsWith("ProtobufTranscoderOptions.TypeAliases gives alias 1 to both", e.Message, StringComparison.Ordinal);
     }
@@ -178,14 +178,14 @@ public class MessageTests
         var options = new ProtobufTranscoderOptions();
         options.TypeAliases[typeof(Person)] = alias;
 
-        var e = Assert.Throws<ArgumentException>(() => new ProtobufTranscoder(options));
+        ArgumentException e = Assert.Throws<ArgumentException>(() => new ProtobufTranscoder(options));
 
         Assert.StartsWith("ProtobufTranscoderOptions.TypeAliases gives", e.Message, StringComparison.Ordinal);
     }
 
     private static byte[] Fingerprint(Type type)
     {
-        var bytes = new byte[4];
+        byte[] bytes = new byte[4];
         System.Buffers.Binary.BinaryPrimitives.WriteUInt32LittleEndian(bytes, new ProtobufTranscoder().DescribeContract(type).Fingerprint);
         return bytes;
     }

@@ -10,9 +10,9 @@ public class NativeRoundTripTests
     [MemberData(nameof(Cases))]
     public void Deserialize_NativeValue_ReturnsIdenticalValueOfStoredType(string name)
     {
-        var value = NativeCases.All[name];
+        object value = NativeCases.All[name];
 
-        var item = _transcoder.Serialize(value);
+        CacheItem item = _transcoder.Serialize(value);
 
         ValueAssert.Identical(value, _transcoder.Deserialize(item));
     }
@@ -21,9 +21,9 @@ public class NativeRoundTripTests
     [MemberData(nameof(Cases))]
     public void DeserializeOfT_NativeValue_ReturnsIdenticalValue(string name)
     {
-        var value = NativeCases.All[name];
+        object value = NativeCases.All[name];
 
-        var item = _transcoder.Serialize(value);
+        CacheItem item = _transcoder.Serialize(value);
 
         ValueAssert.Identical(value, _transcoder.DeserializeAs(value.GetType(), item));
     }
@@ -32,13 +32,13 @@ public class NativeRoundTripTests
     [MemberData(nameof(Cases))]
     public void DeserializeOfNullable_NativeValueType_ReturnsValue(string name)
     {
-        var value = NativeCases.All[name];
+        object value = NativeCases.All[name];
         if (!value.GetType().IsValueType)
         {
             return;
         }
 
-        var item = _transcoder.Serialize(value);
+        CacheItem item = _transcoder.Serialize(value);
 
         ValueAssert.Identical(value, _transcoder.DeserializeAs(typeof(Nullable<>).MakeGenericType(value.GetType()), item));
     }
@@ -46,7 +46,7 @@ public class NativeRoundTripTests
     [Fact]
     public void Serialize_Null_IsStoredUnderDbNullFlagAndReadsBackNull()
     {
-        var item = _transcoder.Serialize(null);
+        CacheItem item = _transcoder.Serialize(null);
 
         Assert.Equal(0x0102u, item.Flags);
         Assert.Equal(0, item.Data.Count);
@@ -59,9 +59,9 @@ public class NativeRoundTripTests
     [Fact]
     public void DeserializeOfInt_NullItem_ThrowsNamingNullableForm()
     {
-        var item = _transcoder.Serialize(null);
+        CacheItem item = _transcoder.Serialize(null);
 
-        var e = Assert.Throws<TranscoderException>(() => _transcoder.Deserialize<int>(item));
+        TranscoderException e = Assert.Throws<TranscoderException>(() => _transcoder.Deserialize<int>(item));
 
         Assert.Equal(0x0102u, e.Flags);
         Assert.Equal(typeof(int), e.DataType);
@@ -71,7 +71,7 @@ public class NativeRoundTripTests
     [Fact]
     public void Deserialize_EmptyString_ReturnsEmptyStringNotNull()
     {
-        var item = _transcoder.Serialize(string.Empty);
+        CacheItem item = _transcoder.Serialize(string.Empty);
 
         Assert.Equal(0x0112u, item.Flags);
         Assert.Equal(string.Empty, _transcoder.Deserialize(item));
@@ -81,7 +81,7 @@ public class NativeRoundTripTests
     [Fact]
     public void Serialize_StringWithLoneSurrogate_ThrowsRatherThanReplacing()
     {
-        var e = Assert.Throws<TranscoderException>(() => _transcoder.Serialize("a\uD800b"));
+        TranscoderException e = Assert.Throws<TranscoderException>(() => _transcoder.Serialize("a\uD800b"));
 
         Assert.Equal(typeof(string), e.DataType);
         Assert.IsType<System.Text.EncoderFallbackException>(e.InnerException);
@@ -92,7 +92,7 @@ public class NativeRoundTripTests
     {
         var segment = new ArraySegment<byte>([9, 1, 2, 3, 9], 1, 3);
 
-        var item = _transcoder.Serialize(segment);
+        CacheItem item = _transcoder.Serialize(segment);
 
         Assert.Equal(0xFA52u, item.Flags);
         Assert.Equal(new byte[] { 1, 2, 3 }, item.Bytes());
@@ -103,10 +103,10 @@ public class NativeRoundTripTests
     [Fact]
     public void Deserialize_RawBytes_CopiesSoTheReceiveBufferCanBeReused()
     {
-        var buffer = new byte[] { 7, 7, 1, 2, 7 };
+        byte[] buffer = new byte[] { 7, 7, 1, 2, 7 };
         var item = new CacheItem(0xFA52, new ArraySegment<byte>(buffer, 2, 2));
 
-        var value = _transcoder.Deserialize<byte[]>(item)!;
+        byte[] value = _transcoder.Deserialize<byte[]>(item)!;
         buffer[2] = 42;
 
         Assert.Equal(new byte[] { 1, 2 }, value);
@@ -115,7 +115,7 @@ public class NativeRoundTripTests
     [Fact]
     public void Deserialize_ItemSliceOfLargerBuffer_ReadsOnlyTheSlice()
     {
-        var buffer = new byte[] { 0xFF, 0x2A, 0x00, 0x00, 0x00, 0xFF };
+        byte[] buffer = new byte[] { 0xFF, 0x2A, 0x00, 0x00, 0x00, 0xFF };
 
         Assert.Equal(42, _transcoder.Deserialize<int>(new CacheItem(0x0109, new ArraySegment<byte>(buffer, 1, 4))));
     }
@@ -125,7 +125,7 @@ public class NativeRoundTripTests
     {
         var local = new DateTime(2024, 1, 15, 10, 30, 0, DateTimeKind.Local);
 
-        var back = _transcoder.Deserialize<DateTime>(_transcoder.Serialize(local));
+        DateTime back = _transcoder.Deserialize<DateTime>(_transcoder.Serialize(local));
 
         Assert.Equal(DateTimeKind.Local, back.Kind);
         Assert.Equal(local.ToUniversalTime(), back.ToUniversalTime());
@@ -136,7 +136,7 @@ public class NativeRoundTripTests
     {
         var value = new DateTimeOffset(2024, 2, 29, 23, 0, 0, TimeSpan.FromHours(9));
 
-        var back = _transcoder.Deserialize<DateTimeOffset>(_transcoder.Serialize(value));
+        DateTimeOffset back = _transcoder.Deserialize<DateTimeOffset>(_transcoder.Serialize(value));
 
         Assert.Equal(TimeSpan.FromHours(9), back.Offset);
         Assert.Equal(29, back.Day);
@@ -145,7 +145,7 @@ public class NativeRoundTripTests
     [Fact]
     public void RoundTrip_Decimal_KeepsScale()
     {
-        var back = _transcoder.Deserialize<decimal>(_transcoder.Serialize(1.10m));
+        decimal back = _transcoder.Deserialize<decimal>(_transcoder.Serialize(1.10m));
 
         Assert.Equal("1.10", back.ToString(System.Globalization.CultureInfo.InvariantCulture));
     }

@@ -8,7 +8,7 @@ public class OptionsBindingTests
     [Fact]
     public void Bind_ConfigurationSection_SetsEveryScalarOption()
     {
-        var configuration = new ConfigurationBuilder()
+        IConfigurationRoot configuration = new ConfigurationBuilder()
             .AddInMemoryCollection(new Dictionary<string, string?>
             {
                 ["Transcoder:MaxValueSize"] = "2048",

@@ -23,7 +23,7 @@ public class OptionsTests
     [MemberData(nameof(InvalidOptions))]
     public void Constructor_InvalidOption_ThrowsNamingTheProperty(ProtobufTranscoderOptions options, string message)
     {
-        var e = Assert.Throws<ArgumentException>(() => new ProtobufTranscoder(options));
+        ArgumentException e = Assert.Throws<ArgumentException>(() => new ProtobufTranscoder(options));
 
         Assert.Equal(message, e.Message);
     }
@@ -31,7 +31,7 @@ public class OptionsTests
     [Fact]
     public void Constructor_KnownTypeNothingStores_ThrowsWithTheReason()
     {
-        var e = Assert.Throws<ArgumentException>(() => new ProtobufTranscoder(new ProtobufTranscoderOptions { KnownTypes = { typeof(System.Text.StringBuilder) } }));
+        ArgumentException e = Assert.Throws<ArgumentException>(() => new ProtobufTranscoder(new ProtobufTranscoderOptions { KnownTypes = { typeof(System.Text.StringBuilder) } }));
 
         Assert.StartsWith("ProtobufTranscoderOptions.KnownTypes contains System.Text.StringBuilder, which cannot be stored: Cannot store a System.Text.StringBuilder: protobuf-net has no contract for it.", e.Message, StringComparison.Ordinal);
     }

@@ -16,7 +16,7 @@ public class ProtobufNetAdapterTests
     public void ProtobufNet_Version_IsTheOneTheNullWrappingWasVerifiedOn()
     {
         // ValueMember.NullWrappedCollection is internal: re-verify the tests below, and docs/protobuf-format.md, on an upgrade.
-        var version = typeof(RuntimeTypeModel).Assembly.GetCustomAttribute<AssemblyInformationalVersionAttribute>()!.InformationalVersion;
+        string version = typeof(RuntimeTypeModel).Assembly.GetCustomAttribute<AssemblyInformationalVersionAttribute>()!.InformationalVersion;
 
         Assert.StartsWith("3.4.40", version, StringComparison.Ordinal);
     }
@@ -24,7 +24,7 @@ public class ProtobufNetAdapterTests
     [Fact]
     public void NullWrappedCollection_InternalProperty_IsWhatProtobufNetSetsFromTheAttribute()
     {
-        var property = typeof(ValueMember).GetProperty("NullWrappedCollection", BindingFlags.Instance | BindingFlags.NonPublic);
+        PropertyInfo? property = typeof(ValueMember).GetProperty("NullWrappedCollection", BindingFlags.Instance | BindingFlags.NonPublic);
         var model = RuntimeTypeModel.Create();
 
         Assert.NotNull(property);
@@ -37,11 +37,11 @@ public class ProtobufNetAdapterTests
     [Fact]
     public void CreateModel_NullWrapped_SetsThePropertyOnEveryCollectionMemberOnly()
     {
-        var property = typeof(ValueMember).GetProperty("NullWrappedCollection", BindingFlags.Instance | BindingFlags.NonPublic)!;
-        var model = ProtobufTranscoder.CreateModel();
+        PropertyInfo property = typeof(ValueMember).GetProperty("NullWrappedCollection", BindingFlags.Instance | BindingFlags.NonPublic)!;
+        RuntimeTypeModel model = ProtobufTranscoder.CreateModel();
 
-        var wrapped = model[typeof(Unwrapped)].GetFields().Select(member => (member.Name, (bool)property.GetValue(member)!));
-        var scalars = model[typeof(Formats)].GetFields().Select(member => (bool)property.GetValue(member)!);
+        IEnumerable<(string Name, bool)> wrapped = model[typeof(Unwrapped)].GetFields().Select(member => (member.Name, (bool)property.GetValue(member)!));
+        IEnumerable<bool> scalars = model[typeof(Formats)].GetFields().Select(member => (bool)property.GetValue(member)!);
 
         Assert.Equal([("Names", true), ("Numbers", true), ("Packed", true), ("Counts", true), ("Ids", true), ("Points", true)], wrapped);
         Assert.All(scalars, Assert.False);
@@ -50,9 +50,9 @@ public class ProtobufNetAdapterTests
     [Fact]
     public void CreateModel_Settings_AreTheDocumentedOnes()
     {
-        var model = ProtobufTranscoder.CreateModel();
-        var plain = ProtobufTranscoder.CreateModel(nullWrappedCollections: false);
-        var property = typeof(ValueMember).GetProperty("NullWrappedCollection", BindingFlags.Instance | BindingFlags.NonPublic)!;
+        RuntimeTypeModel model = ProtobufTranscoder.CreateModel();
+        RuntimeTypeModel plain = ProtobufTranscoder.CreateModel(nullWrappedCollections: false);
+        PropertyInfo property = typeof(ValueMember).GetProperty("NullWrappedCollection", BindingFlags.Instance | BindingFlags.NonPublic)!;
 
         // Parseable types are written by the transcoder, type by type (string surrogates), so DateTimeOffset keeps its own.
         Assert.False(model.AllowParseableTypes);
@@ -66,7 +66,7 @@ public class ProtobufNetAdapterTests
     [Fact]
     public void NullWrappingUnavailable_Message_NamesTheVersionAndBothWaysOut()
     {
-        var e = ThrowHelper.NullWrappingUnavailable(new Version(3, 9, 0, 0));
+        TranscoderException e = ThrowHelper.NullWrappingUnavailable(new Version(3, 9, 0, 0));
 
         Assert.Equal(
             "The protobuf-net in this application (3.9.0.0) does not let CacheSerializer apply its null-wrapped collection layout "
@@ -80,7 +80,7 @@ public class ProtobufNetAdapterTests
     public void Constructor_ApplicationModel_IsNotChangedBeyondTheTypesProtobufNetAdds()
     {
         var model = RuntimeTypeModel.Create();
-        var property = typeof(ValueMember).GetProperty("NullWrappedCollection", BindingFlags.Instance | BindingFlags.NonPublic)!;
+        PropertyInfo property = typeof(ValueMember).GetProperty("NullWrappedCollection", BindingFlags.Instance | BindingFlags.NonPublic)!;
         var transcoder = new ProtobufTranscoder(new ProtobufTranscoderOptions { Model = model });
 
         transcoder.Serialize(new Unwrapped { Names = [] });

@@ -84,10 +84,10 @@ public class ProtobufNetCrossCheckTests
     [MemberData(nameof(Names))]
     public void Serialize_NullWrappingOff_BodyIsExactlyProtobufNetsBytes(string name)
     {
-        var value = Values()[name];
+        object value = Values()[name];
         var transcoder = new ProtobufTranscoder(new ProtobufTranscoderOptions { NullWrappedCollections = false });
 
-        var item = transcoder.Serialize(value);
+        CacheItem item = transcoder.Serialize(value);
 
         Assert.Equal(0xC541u, item.Flags);
         Assert.Equal(Convert.ToHexString(ProtobufNetBytes(Reference(), value)), Convert.ToHexString(Body(item)));
@@ -97,11 +97,11 @@ public class ProtobufNetCrossCheckTests
     [MemberData(nameof(Names))]
     public void Serialize_ApplicationModel_BodyIsExactlyThatModelsBytes(string name)
     {
-        var value = Values()[name];
-        var model = Reference();
+        object value = Values()[name];
+        RuntimeTypeModel model = Reference();
         var transcoder = new ProtobufTranscoder(new ProtobufTranscoderOptions { Model = model });
 
-        var item = transcoder.Serialize(value);
+        CacheItem item = transcoder.Serialize(value);
 
         Assert.Equal(Convert.ToHexString(ProtobufNetBytes(Reference(), value)), Convert.ToHexString(Body(item)));
     }
@@ -117,9 +117,9 @@ public class ProtobufNetCrossCheckTests
     [InlineData("data-contract")]
     public void Serialize_DefaultModelOnContractsWithNoUnwrappedCollection_BodyIsExactlyProtobufNetsBytes(string name)
     {
-        var value = Values()[name];
+        object value = Values()[name];
 
-        var item = Uncompressed().Serialize(value);
+        CacheItem item = Uncompressed().Serialize(value);
 
         Assert.Equal(Convert.ToHexString(ProtobufNetBytes(Reference(), value)), Convert.ToHexString(Body(item)));
     }
@@ -130,7 +130,7 @@ public class ProtobufNetCrossCheckTests
         var ours = (Unwrapped)Values()["unwrapped"];
         var theirs = (Wrapped)Values()["wrapped"];
 
-        var item = Uncompressed().Serialize(ours);
+        CacheItem item = Uncompressed().Serialize(ours);
 
         Assert.Equal(Convert.ToHexString(ProtobufNetBytes(Reference(), theirs)), Convert.ToHexString(Body(item)));
     }
@@ -139,12 +139,12 @@ public class ProtobufNetCrossCheckTests
     [MemberData(nameof(Names))]
     public void Deserialize_BodyWrittenByProtobufNet_ReadsBackWhatItWrote(string name)
     {
-        var value = Values()[name];
-        var model = Reference();
+        object value = Values()[name];
+        RuntimeTypeModel model = Reference();
         var transcoder = new ProtobufTranscoder(new ProtobufTranscoderOptions { Model = model });
-        var header = transcoder.Serialize(value).Data.AsSpan(0, HeaderLength).ToArray();
+        byte[] header = transcoder.Serialize(value).Data.AsSpan(0, HeaderLength).ToArray();
 
-        var back = transcoder.Deserialize(TranscoderTestHelpers.Item(0xC541, [.. header, .. ProtobufNetBytes(Reference(), value)]));
+        object? back = transcoder.Deserialize(TranscoderTestHelpers.Item(0xC541, [.. header, .. ProtobufNetBytes(Reference(), value)]));
 
         Assert.Equal(value.GetType(), back!.GetType());
         Assert.Equal(Convert.ToHexString(ProtobufNetBytes(Reference(), value)), Convert.ToHexString(ProtobufNetBytes(Reference(), back)));
@@ -153,12 +153,12 @@ public class ProtobufNetCrossCheckTests
     [Fact]
     public void Deserialize_OurBodyInAProtobufNetApplicationWithNullWrappedCollection_KeepsNullAndEmpty()
     {
-        var transcoder = Uncompressed();
-        var empty = Body(transcoder.Serialize(new Unwrapped { Names = [], Counts = [], Points = null }));
-        var filled = Body(transcoder.Serialize(Values()["unwrapped"]));
+        ProtobufTranscoder transcoder = Uncompressed();
+        byte[] empty = Body(transcoder.Serialize(new Unwrapped { Names = [], Counts = [], Points = null }));
+        byte[] filled = Body(transcoder.Serialize(Values()["unwrapped"]));
 
-        var readEmpty = Reference().Deserialize<Wrapped>(empty.AsSpan());
-        var readFilled = Reference().Deserialize<Wrapped>(filled.AsSpan());
+        Wrapped readEmpty = Reference().Deserialize<Wrapped>(empty.AsSpan());
+        Wrapped readFilled = Reference().Deserialize<Wrapped>(filled.AsSpan());
 
         Assert.Equal([], readEmpty.Names!);
         Assert.Equal([], readEmpty.Counts!);
@@ -170,11 +170,11 @@ public class ProtobufNetCrossCheckTests
     [Fact]
     public void Deserialize_ProtobufNetApplicationsBodyWithNullWrappedCollection_KeepsNullAndEmpty()
     {
-        var transcoder = Uncompressed();
-        var header = transcoder.Serialize(new Unwrapped()).Data.AsSpan(0, HeaderLength).ToArray();
-        var theirs = ProtobufNetBytes(Reference(), new Wrapped { Names = [], Numbers = null, Points = [new Point3 { X = 5 }] });
+        ProtobufTranscoder transcoder = Uncompressed();
+        byte[] header = transcoder.Serialize(new Unwrapped()).Data.AsSpan(0, HeaderLength).ToArray();
+        byte[] theirs = ProtobufNetBytes(Reference(), new Wrapped { Names = [], Numbers = null, Points = [new Point3 { X = 5 }] });
 
-        var back = transcoder.Deserialize<Unwrapped>(TranscoderTestHelpers.Item(0xC541, [.. header, .. theirs]))!;
+        Unwrapped back = transcoder.Deserialize<Unwrapped>(TranscoderTestHelpers.Item(0xC541, [.. header, .. theirs]))!;
 
         Assert.Equal([], back.Names!);
         Assert.Null(back.Numbers);
@@ -184,7 +184,7 @@ public class ProtobufNetCrossCheckTests
     [Fact]
     public void Serialize_IncludeChainRoot_WritesTheSubtypeFieldsBeforeTheBasesAsProtobufNetDoes()
     {
-        var item = new ProtobufTranscoder(new ProtobufTranscoderOptions { NullWrappedCollections = false }).Serialize(new Dog { Name = "Rex", Legs = 4, GoodBoy = true });
+        CacheItem item = new ProtobufTranscoder(new ProtobufTranscoderOptions { NullWrappedCollections = false }).Serialize(new Dog { Name = "Rex", Legs = 4, GoodBoy = true });
 
         // field 5 (Mammal) { field 6 (Dog) { GoodBoy = true }, Legs = 4 }, then Animal.Name = "Rex"
         Assert.Equal("2A063202080108040A03526578", Convert.ToHexString(Body(item)));
@@ -193,7 +193,7 @@ public class ProtobufNetCrossCheckTests
     [Fact]
     public void Serialize_ZigZagAndFixedSizeMinusOne_WriteProtobufNetsEncodings()
     {
-        var item = Uncompressed().Serialize(new Formats { ZigZag = -1, Fixed = -1 });
+        CacheItem item = Uncompressed().Serialize(new Formats { ZigZag = -1, Fixed = -1 });
 
         // field 2 ZigZag(-1) = 1; field 3 fixed64 -1
         Assert.Equal("1001" + "19FFFFFFFFFFFFFFFF", Convert.ToHexString(Body(item)));
@@ -209,8 +209,8 @@ public class ProtobufNetCrossCheckTests
         // The body is written into a per-thread buffer (4 KiB, grown to 64 KiB, larger ones rented): small, grown and
         // rented bodies, each twice, so a reused buffer is checked too.
         var value = new Wrapped { Names = [.. Enumerable.Range(0, count).Select(i => $"name-{i}")], Points = [.. Enumerable.Range(0, count).Select(i => new Point3 { X = i, Y = -i })] };
-        var transcoder = Uncompressed();
-        var expected = Convert.ToHexString(ProtobufNetBytes(Reference(), value));
+        ProtobufTranscoder transcoder = Uncompressed();
+        string expected = Convert.ToHexString(ProtobufNetBytes(Reference(), value));
 
         Assert.Equal(expected, Convert.ToHexString(Body(transcoder.Serialize(value))));
         Assert.Equal(expected, Convert.ToHexString(Body(transcoder.Serialize(value))));
@@ -220,11 +220,11 @@ public class ProtobufNetCrossCheckTests
     [Fact]
     public void Serialize_ConcurrentLargeAndSmallBodies_AreEachExactlyProtobufNetsBytes()
     {
-        var transcoder = Uncompressed();
-        var values = Enumerable.Range(0, 64).Select(i => new Wrapped { Names = [.. Enumerable.Range(0, (i % 4) * 3_000).Select(n => $"{i}-{n}")] }).ToArray();
-        var expected = values.Select(v => Convert.ToHexString(ProtobufNetBytes(Reference(), v))).ToArray();
+        ProtobufTranscoder transcoder = Uncompressed();
+        Wrapped[] values = Enumerable.Range(0, 64).Select(i => new Wrapped { Names = [.. Enumerable.Range(0, (i % 4) * 3_000).Select(n => $"{i}-{n}")] }).ToArray();
+        string[] expected = values.Select(v => Convert.ToHexString(ProtobufNetBytes(Reference(), v))).ToArray();
 
-        var actual = values.AsParallel().WithDegreeOfParallelism(4).Select(v => Convert.ToHexString(Body(transcoder.Serialize(v)))).ToArray();
+        string[] actual = values.AsParallel().WithDegreeOfParallelism(4).Select(v => Convert.ToHexString(Body(transcoder.Serialize(v)))).ToArray();
 
         Assert.Equal(expected, actual);
     }

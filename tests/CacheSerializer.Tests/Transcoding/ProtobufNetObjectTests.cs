@@ -1,5 +1,6 @@
-using ProtoBuf;
 using CacheSerializer.Tests.Transcoding.Contracts;
+using ProtoBuf;
+using ProtoBuf.Meta;
 
 namespace CacheSerializer.Tests.Transcoding;
 
@@ -10,7 +11,7 @@ public class ProtobufNetObjectTests
     [Fact]
     public void Serialize_Contract_WritesTheProtobufNetFlagAndTheHashOfTheRuntimeTypesName()
     {
-        var item = _transcoder.Serialize(Samples.Tree());
+        CacheItem item = _transcoder.Serialize(Samples.Tree());
 
         // key 0, then FNV-1a 32 of "CacheSerializer.Tests.Transcoding.Contracts.SharedFolder", little-endian
         Assert.Equal(0xC541u, item.Flags);
@@ -23,8 +24,8 @@ public class ProtobufNetObjectTests
     {
         var transcoder = new ProtobufTranscoder(new ProtobufTranscoderOptions { TypeAliases = { [typeof(Item)] = 5 } });
 
-        var item = transcoder.Serialize(new Item { Name = "x" });
-        var fingerprint = new byte[4];
+        CacheItem item = transcoder.Serialize(new Item { Name = "x" });
+        byte[] fingerprint = new byte[4];
         System.Buffers.Binary.BinaryPrimitives.WriteUInt32LittleEndian(fingerprint, transcoder.DescribeContract(typeof(Item)).Fingerprint);
 
         // varint((5 << 1) | 1), the 4-byte fingerprint, then the body
@@ -34,7 +35,7 @@ public class ProtobufNetObjectTests
     [Fact]
     public void Deserialize_HashHeaderOfAnAliasedType_StillReads()
     {
-        var written = _transcoder.Serialize(new Item { Name = "x" });
+        CacheItem written = _transcoder.Serialize(new Item { Name = "x" });
         var aliased = new ProtobufTranscoder(new ProtobufTranscoderOptions { TypeAliases = { [typeof(Item)] = 5 } });
 
         Assert.Equal(new Item { Name = "x" }, aliased.Deserialize(written));
@@ -46,7 +47,7 @@ public class ProtobufNetObjectTests
         var transcoder = new ProtobufTranscoder();
         transcoder.Serialize(new HashTwins.TK2TX { Id = 1 });
 
-        var e = Assert.Throws<TranscoderException>(() => transcoder.Serialize(new HashTwins.TWC0A { Id = 2 }));
+        TranscoderException e = Assert.Throws<TranscoderException>(() => transcoder.Serialize(new HashTwins.TWC0A { Id = 2 }));
 
         Assert.Equal(
             "The type names of CacheSerializer.Tests.Transcoding.Contracts.HashTwins+TK2TX and CacheSerializer.Tests.Transcoding.Contracts.HashTwins+TWC0A "
@@ -61,8 +62,8 @@ public class ProtobufNetObjectTests
     {
         var transcoder = new ProtobufTranscoder(new ProtobufTranscoderOptions { TypeAliases = { [typeof(HashTwins.TWC0A)] = 1 } });
 
-        var first = transcoder.Deserialize(transcoder.Serialize(new HashTwins.TK2TX { Id = 1 }));
-        var second = transcoder.Deserialize(transcoder.Serialize(new HashTwins.TWC0A { Id = 2 }));
+        object? first = transcoder.Deserialize(transcoder.Serialize(new HashTwins.TK2TX { Id = 1 }));
+        object? second = transcoder.Deserialize(transcoder.Serialize(new HashTwins.TWC0A { Id = 2 }));
 
         Assert.Equal(1, Assert.IsType<HashTwins.TK2TX>(first).Id);
         Assert.Equal(2, Assert.IsType<HashTwins.TWC0A>(second).Id);
@@ -70,8 +71,8 @@ public class ProtobufNetObjectTests
 
     private static uint Fnv1a32(string text)
     {
-        var hash = 2166136261u;
-        foreach (var b in System.Text.Encoding.UTF8.GetBytes(text))
+        uint hash = 2166136261u;
+        foreach (byte b in System.Text.Encoding.UTF8.GetBytes(text))
         {
             hash = (hash ^ b) * 16777619u;
         }
@@ -82,12 +83,12 @@ public class ProtobufNetObjectTests
     [Fact]
     public void Deserialize_ThreeLevelContract_ReturnsTheDeepestTypeWithEveryLevel()
     {
-        var tree = Samples.Tree();
-        var item = _transcoder.Serialize(tree);
+        SharedFolder tree = Samples.Tree();
+        CacheItem item = _transcoder.Serialize(tree);
 
-        var untyped = _transcoder.Deserialize(item);
-        var asRoot = _transcoder.Deserialize<Item>(item);
-        var asMiddle = _transcoder.Deserialize<Folder>(item);
+        object? untyped = _transcoder.Deserialize(item);
+        Item? asRoot = _transcoder.Deserialize<Item>(item);
+        Folder? asMiddle = _transcoder.Deserialize<Folder>(item);
 
         Assert.Equal(tree, Assert.IsType<SharedFolder>(untyped));
         Assert.Equal(tree, Assert.IsType<SharedFolder>(asRoot));
@@ -97,7 +98,7 @@ public class ProtobufNetObjectTests
     [Fact]
     public void Deserialize_NullAndEmptyListsInAContract_ComeBackAsTheyWere()
     {
-        var item = _transcoder.Serialize(Samples.Tree());
+        CacheItem item = _transcoder.Serialize(Samples.Tree());
 
         var back = (SharedFolder)_transcoder.Deserialize(item)!;
 
@@ -110,10 +111,10 @@ public class ProtobufNetObjectTests
     [Fact]
     public void Deserialize_SubtypeInAFreshTranscoderReadAsItsRoot_ResolvesThroughTheRootsIncludes()
     {
-        var item = _transcoder.Serialize(Samples.Tree());
+        CacheItem item = _transcoder.Serialize(Samples.Tree());
         var reader = new ProtobufTranscoder();
 
-        var back = reader.Deserialize<Item>(item);
+        Item? back = reader.Deserialize<Item>(item);
 
         Assert.Equal(Samples.Tree(), back);
     }
@@ -121,10 +122,10 @@ public class ProtobufNetObjectTests
     [Fact]
     public void Deserialize_ContractNeverSeenByAFreshTranscoder_IsRefusedNamingTheType()
     {
-        var item = _transcoder.Serialize(Samples.Tree());
+        CacheItem item = _transcoder.Serialize(Samples.Tree());
         var reader = new ProtobufTranscoder();
 
-        var e = Assert.Throws<TranscoderException>(() => reader.Deserialize(item));
+        TranscoderException e = Assert.Throws<TranscoderException>(() => reader.Deserialize(item));
 
         Assert.StartsWith("The item under flags 0xC541 names type hash 0x8FD098B4, which this transcoder does not know; types are never loaded", e.Message, StringComparison.Ordinal);
     }
@@ -132,7 +133,7 @@ public class ProtobufNetObjectTests
     [Fact]
     public void Deserialize_KnownTypesOption_ResolvesTheRootsSubtypesInAFreshTranscoder()
     {
-        var item = _transcoder.Serialize(Samples.Tree());
+        CacheItem item = _transcoder.Serialize(Samples.Tree());
         var reader = new ProtobufTranscoder(new ProtobufTranscoderOptions { KnownTypes = { typeof(Item) } });
 
         Assert.Equal(Samples.Tree(), reader.Deserialize(item));
@@ -141,9 +142,9 @@ public class ProtobufNetObjectTests
     [Fact]
     public void Deserialize_ContractReadAsAnUnrelatedContract_ThrowsWrongType()
     {
-        var item = _transcoder.Serialize(new Item { Name = "x" });
+        CacheItem item = _transcoder.Serialize(new Item { Name = "x" });
 
-        var e = Assert.Throws<TranscoderException>(() => _transcoder.Deserialize<TitledHolder>(item));
+        TranscoderException e = Assert.Throws<TranscoderException>(() => _transcoder.Deserialize<TitledHolder>(item));
 
         Assert.Equal(0xC541u, e.Flags);
     }
@@ -151,7 +152,7 @@ public class ProtobufNetObjectTests
     [Fact]
     public void Serialize_UndeclaredSubtype_ThrowsNamingTheFix()
     {
-        var e = Assert.Throws<TranscoderException>(() => _transcoder.Serialize(new UndeclaredFolder { Name = "x" }));
+        TranscoderException e = Assert.Throws<TranscoderException>(() => _transcoder.Serialize(new UndeclaredFolder { Name = "x" }));
 
         Assert.Contains("UndeclaredFolder", e.Message, StringComparison.Ordinal);
         Assert.Contains("ProtoInclude", e.Message, StringComparison.Ordinal);
@@ -160,7 +161,7 @@ public class ProtobufNetObjectTests
     [Fact]
     public void Serialize_CollectionSubclassWithFallbackOff_ThrowsNamingTheMember()
     {
-        var e = Assert.Throws<TranscoderException>(() => _transcoder.Serialize(new TitledList { 1, 2 }));
+        TranscoderException e = Assert.Throws<TranscoderException>(() => _transcoder.Serialize(new TitledList { 1, 2 }));
 
         Assert.Contains("TitledList", e.Message, StringComparison.Ordinal);
         Assert.Contains("Title", e.Message, StringComparison.Ordinal);
@@ -173,8 +174,8 @@ public class ProtobufNetObjectTests
         var list = new TitledList { 1, 2, 3 };
         list.Title = "three";
 
-        var item = transcoder.Serialize(list);
-        var back = Assert.IsType<TitledList>(transcoder.Deserialize(item));
+        CacheItem item = transcoder.Serialize(list);
+        TitledList back = Assert.IsType<TitledList>(transcoder.Deserialize(item));
 
         Assert.Equal(0xC542u, item.Flags);
         Assert.Equal("three", back.Title);
@@ -186,8 +187,8 @@ public class ProtobufNetObjectTests
     {
         List<Item> list = [new Item { Name = "a" }, new Folder { Name = "b", Children = [] }];
 
-        var item = _transcoder.Serialize(list);
-        var back = _transcoder.Deserialize<List<Item>>(item);
+        CacheItem item = _transcoder.Serialize(list);
+        List<Item>? back = _transcoder.Deserialize<List<Item>>(item);
 
         Assert.Equal(0xC541u, item.Flags);
         Assert.Equal(list, back);
@@ -196,12 +197,12 @@ public class ProtobufNetObjectTests
     [Fact]
     public void Serialize_SharedModelConfiguredForAnUnannotatedType_UsesTheModelEntry()
     {
-        var model = ProtobufTranscoder.CreateModel();
+        RuntimeTypeModel model = ProtobufTranscoder.CreateModel();
         model.Add(typeof(Plain), applyDefaultBehaviour: false).Add(nameof(Plain.Id), nameof(Plain.Label));
         var transcoder = new ProtobufTranscoder(new ProtobufTranscoderOptions { Model = model });
 
-        var item = transcoder.Serialize(new Plain { Id = 7, Label = "seven" });
-        var back = transcoder.Deserialize<Plain>(item);
+        CacheItem item = transcoder.Serialize(new Plain { Id = 7, Label = "seven" });
+        Plain? back = transcoder.Deserialize<Plain>(item);
 
         Assert.Equal(0xC541u, item.Flags);
         Assert.Equal(7, back!.Id);
@@ -212,9 +213,9 @@ public class ProtobufNetObjectTests
     public void Serialize_Compressed_ContractRoundTrips()
     {
         var transcoder = new ProtobufTranscoder(new ProtobufTranscoderOptions { Compression = TranscoderCompression.Brotli, CompressionThreshold = 16 });
-        var tree = Samples.Tree() with { Name = string.Concat(Enumerable.Repeat("compressible ", 40)) };
+        SharedFolder tree = Samples.Tree() with { Name = string.Concat(Enumerable.Repeat("compressible ", 40)) };
 
-        var item = transcoder.Serialize(tree);
+        CacheItem item = transcoder.Serialize(tree);
 
         Assert.Equal(0xC541u | 0x0080u, item.Flags);
         Assert.Equal(tree, transcoder.Deserialize(item));

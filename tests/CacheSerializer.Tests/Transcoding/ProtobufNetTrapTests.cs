@@ -18,9 +18,9 @@ public class ProtobufNetTrapTests
     [Fact]
     public void Deserialize_BaseOfAStoredSubtype_ReturnsTheSubtypeWithEveryLevel()
     {
-        var item = _transcoder.Serialize(new Dog { Name = "Rex", Legs = 4, GoodBoy = true });
+        CacheItem item = _transcoder.Serialize(new Dog { Name = "Rex", Legs = 4, GoodBoy = true });
 
-        var back = _transcoder.Deserialize<Animal>(item);
+        Animal? back = _transcoder.Deserialize<Animal>(item);
 
         Assert.Equal(new Dog { Name = "Rex", Legs = 4, GoodBoy = true }, Assert.IsType<Dog>(back));
     }
@@ -30,7 +30,7 @@ public class ProtobufNetTrapTests
     {
         var kennel = new Kennel { Resident = new Dog { Name = "Rex", GoodBoy = true }, Visitors = [new Animal { Name = "Tweety" }, new Mammal { Legs = 2 }] };
 
-        var back = RoundTrip(kennel);
+        Kennel back = RoundTrip(kennel);
 
         Assert.Equal(new Dog { Name = "Rex", GoodBoy = true }, Assert.IsType<Dog>(back.Resident));
         Assert.Equal([new Animal { Name = "Tweety" }, new Mammal { Legs = 2 }], back.Visitors!);
@@ -40,7 +40,7 @@ public class ProtobufNetTrapTests
     [Fact]
     public void Serialize_SubtypeItsBaseDoesNotInclude_ThrowsNamingBothAndAFreeNumber()
     {
-        var e = Assert.Throws<TranscoderException>(() => _transcoder.Serialize(new Extended { Id = 1, Extra = 2 }));
+        TranscoderException e = Assert.Throws<TranscoderException>(() => _transcoder.Serialize(new Extended { Id = 1, Extra = 2 }));
 
         Assert.Equal(
             "Cannot store a CacheSerializer.Tests.Transcoding.Contracts.Extended: CacheSerializer.Tests.Transcoding.Contracts.Extended derives from "
@@ -54,7 +54,7 @@ public class ProtobufNetTrapTests
     [Fact]
     public void Serialize_MemberOfASubtypeItsBaseDoesNotInclude_ThrowsNamingTheStoredType()
     {
-        var e = Assert.Throws<TranscoderException>(() => _transcoder.Serialize(new HoldsExtended { Value = new Extended { Extra = 2 } }));
+        TranscoderException e = Assert.Throws<TranscoderException>(() => _transcoder.Serialize(new HoldsExtended { Value = new Extended { Extra = 2 } }));
 
         Assert.StartsWith(
             "Cannot store a CacheSerializer.Tests.Transcoding.Contracts.HoldsExtended: CacheSerializer.Tests.Transcoding.Contracts.Extended derives from the contract",
@@ -65,11 +65,11 @@ public class ProtobufNetTrapTests
     [Fact]
     public void Serialize_SubtypeAddedOnTheModel_IsAcceptedAndRoundTrips()
     {
-        var model = ProtobufTranscoder.CreateModel();
+        RuntimeTypeModel model = ProtobufTranscoder.CreateModel();
         model[typeof(Basic)].AddSubType(3, typeof(Extended));
         var transcoder = new ProtobufTranscoder(new ProtobufTranscoderOptions { Model = model });
 
-        var back = transcoder.Deserialize<Basic>(transcoder.Serialize(new Extended { Id = 1, Name = "n", Extra = 2 }));
+        Basic? back = transcoder.Deserialize<Basic>(transcoder.Serialize(new Extended { Id = 1, Name = "n", Extra = 2 }));
 
         Assert.Equal(new Extended { Id = 1, Name = "n", Extra = 2 }, Assert.IsType<Extended>(back));
     }
@@ -77,7 +77,7 @@ public class ProtobufNetTrapTests
     [Fact]
     public void Serialize_IncludeNumberAMemberAlsoUses_ThrowsNamingBoth()
     {
-        var e = Assert.Throws<TranscoderException>(() => _transcoder.Serialize(new Clashing { A = 1 }));
+        TranscoderException e = Assert.Throws<TranscoderException>(() => _transcoder.Serialize(new Clashing { A = 1 }));
 
         Assert.Equal(
             "Cannot store a CacheSerializer.Tests.Transcoding.Contracts.Clashing: CacheSerializer.Tests.Transcoding.Contracts.Clashing includes its subtype "
@@ -89,7 +89,7 @@ public class ProtobufNetTrapTests
     [Fact]
     public void Serialize_ContractHoldingAClashingContract_ThrowsNamingTheStoredTypeAndTheClash()
     {
-        var e = Assert.Throws<TranscoderException>(() => _transcoder.Serialize(new HoldsClashing { Items = [] }));
+        TranscoderException e = Assert.Throws<TranscoderException>(() => _transcoder.Serialize(new HoldsClashing { Items = [] }));
 
         Assert.StartsWith(
             "Cannot store a CacheSerializer.Tests.Transcoding.Contracts.HoldsClashing: CacheSerializer.Tests.Transcoding.Contracts.Clashing includes its subtype",
@@ -100,7 +100,7 @@ public class ProtobufNetTrapTests
     [Fact]
     public void RoundTrip_NullEmptyAndFilledCollections_ComeBackAsTheyWere()
     {
-        var back = RoundTrip(new Unwrapped { Names = [], Numbers = null, Packed = [7], Counts = [], Ids = null, Points = [new Point3 { X = 1 }] });
+        Unwrapped back = RoundTrip(new Unwrapped { Names = [], Numbers = null, Packed = [7], Counts = [], Ids = null, Points = [new Point3 { X = 1 }] });
 
         Assert.Equal([], back.Names!);
         Assert.Null(back.Numbers);
@@ -115,7 +115,7 @@ public class ProtobufNetTrapTests
     {
         var transcoder = new ProtobufTranscoder(new ProtobufTranscoderOptions { NullWrappedCollections = false });
 
-        var back = transcoder.Deserialize<Unwrapped>(transcoder.Serialize(new Unwrapped { Names = [], Counts = [] }))!;
+        Unwrapped back = transcoder.Deserialize<Unwrapped>(transcoder.Serialize(new Unwrapped { Names = [], Counts = [] }))!;
 
         Assert.Null(back.Names);
         Assert.Null(back.Counts);
@@ -124,7 +124,7 @@ public class ProtobufNetTrapTests
     [Fact]
     public void Serialize_CollectionTheConstructorFills_ThrowsNamingTheMemberAndOverwriteList()
     {
-        var e = Assert.Throws<TranscoderException>(() => _transcoder.Serialize(new Prefilled { Tags = ["x"] }));
+        TranscoderException e = Assert.Throws<TranscoderException>(() => _transcoder.Serialize(new Prefilled { Tags = ["x"] }));
 
         Assert.Equal(
             "Cannot store a CacheSerializer.Tests.Transcoding.Contracts.Prefilled: the constructor of CacheSerializer.Tests.Transcoding.Contracts.Prefilled "
@@ -158,7 +158,7 @@ public class ProtobufNetTrapTests
         var value = new TaggedList { "a" };
         value.Tag = "t";
 
-        var e = Assert.Throws<TranscoderException>(() => _transcoder.Serialize(value));
+        TranscoderException e = Assert.Throws<TranscoderException>(() => _transcoder.Serialize(value));
 
         Assert.Equal(
             "Cannot store a CacheSerializer.Tests.Transcoding.Contracts.TaggedList: CacheSerializer.Tests.Transcoding.Contracts.TaggedList is a collection "
@@ -171,7 +171,7 @@ public class ProtobufNetTrapTests
     [Fact]
     public void Serialize_ListSubclassWithAMemberAsAMember_ThrowsNamingTheCollection()
     {
-        var e = Assert.Throws<TranscoderException>(() => _transcoder.Serialize(new HoldsTaggedList { Tags = [] }));
+        TranscoderException e = Assert.Throws<TranscoderException>(() => _transcoder.Serialize(new HoldsTaggedList { Tags = [] }));
 
         Assert.StartsWith(
             "Cannot store a CacheSerializer.Tests.Transcoding.Contracts.HoldsTaggedList: CacheSerializer.Tests.Transcoding.Contracts.TaggedList is a collection with members of its own (Tag)",
@@ -182,7 +182,7 @@ public class ProtobufNetTrapTests
     [Fact]
     public void Serialize_CollectionSubclassAsADictionaryValue_ThrowsNamingTheCollection()
     {
-        var e = Assert.Throws<TranscoderException>(() => _transcoder.Serialize(new HoldsNamedCollections { ByName = [] }));
+        TranscoderException e = Assert.Throws<TranscoderException>(() => _transcoder.Serialize(new HoldsNamedCollections { ByName = [] }));
 
         Assert.StartsWith(
             "Cannot store a CacheSerializer.Tests.Transcoding.Contracts.HoldsNamedCollections: CacheSerializer.Tests.Transcoding.Contracts.NamedCollection is a collection with members of its own (Name)",
@@ -193,7 +193,7 @@ public class ProtobufNetTrapTests
     [Fact]
     public void RoundTrip_CollectionSubclassWithoutMembers_KeepsItsTypeAndItems()
     {
-        var back = RoundTrip(new HoldsNames { Values = ["a", "b"] });
+        HoldsNames back = RoundTrip(new HoldsNames { Values = ["a", "b"] });
 
         Assert.Equal(["a", "b"], Assert.IsType<Names>(back.Values));
     }
@@ -201,7 +201,7 @@ public class ProtobufNetTrapTests
     [Fact]
     public void RoundTrip_CollectionSubclassWithIgnoreListHandling_KeepsItsMembers()
     {
-        var back = RoundTrip(new CountedList { Count2 = 3 });
+        CountedList back = RoundTrip(new CountedList { Count2 = 3 });
 
         Assert.Equal(3, back.Count2);
     }
@@ -209,7 +209,7 @@ public class ProtobufNetTrapTests
     [Fact]
     public void Serialize_ReadOnlyCollectionMember_ThrowsWithProtobufNetsReason()
     {
-        var e = Assert.Throws<TranscoderException>(() => _transcoder.Serialize(new HoldsReadOnly { Values = new([1]) }));
+        TranscoderException e = Assert.Throws<TranscoderException>(() => _transcoder.Serialize(new HoldsReadOnly { Values = new([1]) }));
 
         Assert.Equal(typeof(HoldsReadOnly), e.DataType);
         Assert.IsType<ProtoException>(e.InnerException);
@@ -219,7 +219,7 @@ public class ProtobufNetTrapTests
     [Fact]
     public void Serialize_TypeProtobufNetWritesButCannotCreate_IsRefusedAtSerialize()
     {
-        var e = Assert.Throws<TranscoderException>(() => _transcoder.Serialize(new NoParameterlessConstructor(1)));
+        TranscoderException e = Assert.Throws<TranscoderException>(() => _transcoder.Serialize(new NoParameterlessConstructor(1)));
 
         Assert.StartsWith(
             "Cannot store a CacheSerializer.Tests.Transcoding.Contracts.NoParameterlessConstructor: protobuf-net could write it but not read it back (",
@@ -231,7 +231,7 @@ public class ProtobufNetTrapTests
     [Fact]
     public void Serialize_TypeWithoutAContract_ThrowsWithTheWaysToFixIt()
     {
-        var e = Assert.Throws<TranscoderException>(() => _transcoder.Serialize(new NoContract()));
+        TranscoderException e = Assert.Throws<TranscoderException>(() => _transcoder.Serialize(new NoContract()));
 
         Assert.Equal(
             "Cannot store a CacheSerializer.Tests.Transcoding.Contracts.NoContract: protobuf-net has no contract for it. Mark it [ProtoContract] with "
@@ -244,8 +244,8 @@ public class ProtobufNetTrapTests
     [Fact]
     public void Serialize_RefusedType_FailsAgainWithoutRunningTheGuardsTwice()
     {
-        var first = Assert.Throws<TranscoderException>(() => _transcoder.Serialize(new Extended()));
-        var second = Assert.Throws<TranscoderException>(() => _transcoder.Serialize(new Extended()));
+        TranscoderException first = Assert.Throws<TranscoderException>(() => _transcoder.Serialize(new Extended()));
+        TranscoderException second = Assert.Throws<TranscoderException>(() => _transcoder.Serialize(new Extended()));
 
         Assert.Equal(first.Message, second.Message);
         Assert.NotSame(first, second);
@@ -259,7 +259,7 @@ public class ProtobufNetTrapTests
     {
         var when = new DateTime(638_000_000_000_000_123, kind);
 
-        var back = RoundTrip(new BclValues { When = when }).When;
+        DateTime back = RoundTrip(new BclValues { When = when }).When;
 
         Assert.Equal(when.Ticks, back.Ticks);
         Assert.Equal(kind, back.Kind);
@@ -281,7 +281,7 @@ public class ProtobufNetTrapTests
             Link = new Uri("https://example.org/a?b=c"),
         };
 
-        var back = RoundTrip(value);
+        BclValues back = RoundTrip(value);
 
         Assert.Equal(value, back);
         Assert.Equal("1.50", back.Money.ToString(System.Globalization.CultureInfo.InvariantCulture));
@@ -295,7 +295,7 @@ public class ProtobufNetTrapTests
     [InlineData("123.4500")]
     public void RoundTrip_DecimalMember_KeepsValueAndScale(string text)
     {
-        var money = decimal.Parse(text, System.Globalization.CultureInfo.InvariantCulture);
+        decimal money = decimal.Parse(text, System.Globalization.CultureInfo.InvariantCulture);
 
         Assert.Equal(decimal.GetBits(money), decimal.GetBits(RoundTrip(new BclValues { Money = money }).Money));
     }
@@ -307,7 +307,7 @@ public class ProtobufNetTrapTests
         model.AllowParseableTypes = true;
         var transcoder = new ProtobufTranscoder(new ProtobufTranscoderOptions { Model = model });
 
-        var e = Assert.Throws<TranscoderException>(() => transcoder.Serialize(new Offsets()));
+        TranscoderException e = Assert.Throws<TranscoderException>(() => transcoder.Serialize(new Offsets()));
 
         Assert.Equal(TranscoderErrorKind.Unstorable, e.Kind);
         Assert.Equal(
@@ -325,13 +325,13 @@ public class ProtobufNetTrapTests
         // The transcoder gives Version and IPAddress their string surrogates the first time a stored type reaches them;
         // threads meeting them at once on a fresh transcoder must all get there (one sets, the others find it set).
         var value = new BclValues { Version = new Version(1, 2, 3, 4), Address = IPAddress.Parse("10.1.2.3"), Link = new Uri("https://example.org/") };
-        for (var round = 0; round < 20; round++)
+        for (int round = 0; round < 20; round++)
         {
             var transcoder = new ProtobufTranscoder();
             var failures = new System.Collections.Concurrent.ConcurrentQueue<Exception>();
             var read = new System.Collections.Concurrent.ConcurrentQueue<BclValues>();
             using var start = new Barrier(8);
-            var threads = Enumerable.Range(0, 8).Select(_ => new Thread(() =>
+            Thread[] threads = Enumerable.Range(0, 8).Select(_ => new Thread(() =>
             {
                 start.SignalAndWait();
                 try
@@ -343,12 +343,12 @@ public class ProtobufNetTrapTests
                     failures.Enqueue(e);
                 }
             })).ToArray();
-            foreach (var thread in threads)
+            foreach (Thread thread in threads)
             {
                 thread.Start();
             }
 
-            foreach (var thread in threads)
+            foreach (Thread thread in threads)
             {
                 thread.Join();
             }
@@ -366,7 +366,7 @@ public class ProtobufNetTrapTests
         var at = new DateTimeOffset(638_000_000_000_000_123, TimeSpan.FromMinutes(-(14 * 60)));
         var value = new Offsets { At = at, Maybe = new DateTimeOffset(DateTime.MaxValue.Ticks, TimeSpan.FromHours(14)) };
 
-        var back = _transcoder.Deserialize<Offsets>(_transcoder.Serialize(value))!;
+        Offsets back = _transcoder.Deserialize<Offsets>(_transcoder.Serialize(value))!;
 
         Assert.Equal(at.Ticks, back.At.Ticks);
         Assert.Equal(at.Offset, back.At.Offset);
@@ -377,19 +377,19 @@ public class ProtobufNetTrapTests
     [Fact]
     public void RoundTrip_DateTimeOffsetMembersWithParseableTypesOff_KeepTicksAndOffset()
     {
-        var model = ProtobufTranscoder.CreateModel();
+        RuntimeTypeModel model = ProtobufTranscoder.CreateModel();
         model.AllowParseableTypes = false;
         var transcoder = new ProtobufTranscoder(new ProtobufTranscoderOptions { Model = model });
         var at = new DateTimeOffset(638_000_000_000_000_123, TimeSpan.FromMinutes(-(14 * 60)));
 
-        foreach (var value in new[]
+        foreach (Offsets value in new[]
         {
             new Offsets { At = at, Maybe = new DateTimeOffset(DateTime.MaxValue.Ticks, TimeSpan.FromHours(14)) },
             new Offsets { At = DateTimeOffset.MinValue, Maybe = null },
             new Offsets { At = new DateTimeOffset(2026, 11, 23, 8, 30, 0, TimeSpan.FromMinutes(330)) },
         })
         {
-            var back = transcoder.Deserialize<Offsets>(transcoder.Serialize(value))!;
+            Offsets back = transcoder.Deserialize<Offsets>(transcoder.Serialize(value))!;
 
             Assert.Equal(value.At.Ticks, back.At.Ticks);
             Assert.Equal(value.At.Offset, back.At.Offset);
@@ -401,7 +401,7 @@ public class ProtobufNetTrapTests
     [Fact]
     public void Serialize_DateTimeOffsetSurrogate_WritesTicksAndZigZagOffsetMinutes()
     {
-        var item = _transcoder.Serialize(new Offsets { At = new DateTimeOffset(100, TimeSpan.FromHours(-1)) });
+        CacheItem item = _transcoder.Serialize(new Offsets { At = new DateTimeOffset(100, TimeSpan.FromHours(-1)) });
 
         // After the 9-byte header: field 1 { ticks = 100 (64), offset_minutes = zigzag(-60) = 119 (0x77) }
         Assert.Equal("0A0408641077", Convert.ToHexString(item.Data.AsSpan(9)));
@@ -414,9 +414,9 @@ public class ProtobufNetTrapTests
     [InlineData(new byte[] { 0x0A, 0xFF, 0xFF, 0xFF, 0xFF, 0x07 })]
     public void Deserialize_MalformedBody_ThrowsTranscoderExceptionWithProtobufNetsAsInner(byte[] body)
     {
-        var header = _transcoder.Serialize(new Point3()).Data.AsSpan(0, 9).ToArray();
+        byte[] header = _transcoder.Serialize(new Point3()).Data.AsSpan(0, 9).ToArray();
 
-        var e = Assert.Throws<TranscoderException>(() => _transcoder.Deserialize<Point3>(TranscoderTestHelpers.Item(0xC541, [.. header, .. body])));
+        TranscoderException e = Assert.Throws<TranscoderException>(() => _transcoder.Deserialize<Point3>(TranscoderTestHelpers.Item(0xC541, [.. header, .. body])));
 
         Assert.Equal(0xC541u, e.Flags);
         Assert.Equal(typeof(Point3), e.DataType);

@@ -5,7 +5,7 @@ public class SizeGuardTests
     [Fact]
     public void Serialize_AboveDefaultLimit_ThrowsNamingTypeSizeAndLimit()
     {
-        var e = Assert.Throws<TranscoderException>(() => new ProtobufTranscoder().Serialize(new byte[1024 * 1024 + 1]));
+        TranscoderException e = Assert.Throws<TranscoderException>(() => new ProtobufTranscoder().Serialize(new byte[1024 * 1024 + 1]));
 
         Assert.Equal(typeof(byte[]), e.DataType);
         Assert.Equal(0xFA52u, e.Flags);
@@ -24,7 +24,7 @@ public class SizeGuardTests
         var transcoder = new ProtobufTranscoder(new ProtobufTranscoderOptions { MaxValueSize = 3 });
 
         Assert.Equal(3, transcoder.Serialize("abc").Data.Count);
-        var e = Assert.Throws<TranscoderException>(() => transcoder.Serialize("abcd"));
+        TranscoderException e = Assert.Throws<TranscoderException>(() => transcoder.Serialize("abcd"));
         Assert.Equal(typeof(string), e.DataType);
     }
 
@@ -33,9 +33,9 @@ public class SizeGuardTests
     {
         var transcoder = new ProtobufTranscoder(new ProtobufTranscoderOptions { Compression = TranscoderCompression.Brotli, CompressStringsAndBytes = true, MaxValueSize = 10_000 });
         var random = new Random(7);
-        var text = string.Concat(Enumerable.Range(0, 16_000).Select(_ => "0123456789abcdef"[random.Next(16)]));
+        string text = string.Concat(Enumerable.Range(0, 16_000).Select(_ => "0123456789abcdef"[random.Next(16)]));
 
-        var item = transcoder.Serialize(text);
+        CacheItem item = transcoder.Serialize(text);
 
         Assert.Equal(0x0192u, item.Flags);
         Assert.Equal(text, transcoder.Deserialize(item));

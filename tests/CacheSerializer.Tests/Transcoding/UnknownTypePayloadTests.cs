@@ -7,9 +7,9 @@ public class UnknownTypePayloadTests
 {
     private static CacheItem Named(uint flags, string name, params byte[] body)
     {
-        var nameBytes = Encoding.UTF8.GetBytes(name);
+        byte[] nameBytes = Encoding.UTF8.GetBytes(name);
         Assert.True(nameBytes.Length < 8192, "a key of at most two varint bytes keeps the crafting simple");
-        var key = nameBytes.Length << 1;
+        int key = nameBytes.Length << 1;
         byte[] varint = key < 0x80 ? [(byte)key] : [(byte)(key | 0x80), (byte)(key >> 7)];
         return TranscoderTestHelpers.Item(flags, [.. varint, .. nameBytes, 0x01, 0x02, 0x03, 0x04, .. body]); // then a 4-byte fingerprint
     }
@@ -24,7 +24,7 @@ public class UnknownTypePayloadTests
         Canary.Created = 0;
         var transcoder = new ProtobufTranscoder();
 
-        var e = Assert.Throws<TranscoderException>(() => transcoder.Deserialize(Named(0xC540, name, 0x0A, 0x00)));
+        TranscoderException e = Assert.Throws<TranscoderException>(() => transcoder.Deserialize(Named(0xC540, name, 0x0A, 0x00)));
 
         Assert.Equal($"The item under flags 0xC540 names type '{name}', which this transcoder does not know; types are never loaded by a name from a payload. "
             + "Read it with Deserialize<T> of that type (or of its base contract), or add the type to ProtobufTranscoderOptions.KnownTypes or TypeAliases.", e.Message);
@@ -36,7 +36,7 @@ public class UnknownTypePayloadTests
     {
         var transcoder = new ProtobufTranscoder();
         const string Assembly = "System.Diagnostics.Process";
-        var loadedBefore = AppDomain.CurrentDomain.GetAssemblies().Any(a => a.GetName().Name == Assembly);
+        bool loadedBefore = AppDomain.CurrentDomain.GetAssemblies().Any(a => a.GetName().Name == Assembly);
 
         Assert.Throws<TranscoderException>(() => transcoder.Deserialize<object>(Named(0xC540, "System.Diagnostics.Process", 0x0A, 0x00)));
 
@@ -58,7 +58,7 @@ public class UnknownTypePayloadTests
     [InlineData(new byte[] { 0x81, 0x80, 0x10 })]
     public void Deserialize_MalformedTypeHeader_ThrowsTranscoderException(byte[] payload)
     {
-        var e = Assert.Throws<TranscoderException>(() => new ProtobufTranscoder().Deserialize(TranscoderTestHelpers.Item(0xC540, payload)));
+        TranscoderException e = Assert.Throws<TranscoderException>(() => new ProtobufTranscoder().Deserialize(TranscoderTestHelpers.Item(0xC540, payload)));
 
         Assert.Equal(0xC540u, e.Flags);
     }

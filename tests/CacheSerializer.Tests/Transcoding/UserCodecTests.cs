@@ -5,7 +5,7 @@ public class UserCodecTests
     private static ProtobufTranscoder With(params CacheCodec[] codecs)
     {
         var options = new ProtobufTranscoderOptions();
-        foreach (var codec in codecs)
+        foreach (CacheCodec codec in codecs)
         {
             options.Codecs.Add(codec);
         }
@@ -16,7 +16,7 @@ public class UserCodecTests
     [Fact]
     public void Serialize_RegisteredCodec_WritesUnderItsFlag()
     {
-        var item = With(new PointCodec()).Serialize(new Point(1, -1));
+        CacheItem item = With(new PointCodec()).Serialize(new Point(1, -1));
 
         Assert.Equal(0xC620u, item.Flags);
         Assert.Equal("01000000ffffffff", Convert.ToHexStringLower(item.Bytes()));
@@ -25,8 +25,8 @@ public class UserCodecTests
     [Fact]
     public void Deserialize_RegisteredCodec_ReturnsValueThroughBothOverloads()
     {
-        var transcoder = With(new PointCodec());
-        var item = transcoder.Serialize(new Point(3, 4));
+        ProtobufTranscoder transcoder = With(new PointCodec());
+        CacheItem item = transcoder.Serialize(new Point(3, 4));
 
         Assert.Equal(new Point(3, 4), transcoder.Deserialize(item));
         Assert.Equal(new Point(3, 4), transcoder.Deserialize<Point>(item));
@@ -36,9 +36,9 @@ public class UserCodecTests
     [Fact]
     public void Serialize_CodecForNativeType_WinsOverTheNativeCodec()
     {
-        var transcoder = With(new IntAsTextCodec());
+        ProtobufTranscoder transcoder = With(new IntAsTextCodec());
 
-        var item = transcoder.Serialize(1234);
+        CacheItem item = transcoder.Serialize(1234);
 
         Assert.Equal(0xC67Fu, item.Flags);
         Assert.Equal("1234"u8.ToArray(), item.Bytes());
@@ -49,7 +49,7 @@ public class UserCodecTests
     [Fact]
     public void Deserialize_CodecThrows_IsWrappedInTranscoderException()
     {
-        var e = Assert.Throws<TranscoderException>(() => With(new PointCodec()).Deserialize(TranscoderTestHelpers.Item(0xC620, 1, 2, 3)));
+        TranscoderException e = Assert.Throws<TranscoderException>(() => With(new PointCodec()).Deserialize(TranscoderTestHelpers.Item(0xC620, 1, 2, 3)));
 
         Assert.Equal(0xC620u, e.Flags);
         Assert.Equal(typeof(object), e.DataType);
@@ -59,7 +59,7 @@ public class UserCodecTests
     [Fact]
     public void Deserialize_UserFlagWithoutCodec_GoesToInnerAndIsRefused()
     {
-        var item = With(new PointCodec()).Serialize(new Point(1, 2));
+        CacheItem item = With(new PointCodec()).Serialize(new Point(1, 2));
 
         Assert.Throws<TranscoderException>(() => new ProtobufTranscoder().Deserialize(item));
     }
@@ -68,8 +68,8 @@ public class UserCodecTests
     public void Deserialize_MessageWrittenBeforeACodecWasRegisteredForIt_StillReads()
     {
         var person = new Messages.Person { Name = "before" };
-        var old = new ProtobufTranscoder().Serialize(person);
-        var transcoder = With(new PersonAsNameCodec());
+        CacheItem old = new ProtobufTranscoder().Serialize(person);
+        ProtobufTranscoder transcoder = With(new PersonAsNameCodec());
 
         Assert.Equal(0xC621u, transcoder.Serialize(person).Flags);
         Assert.Equal(person, transcoder.Deserialize<Messages.Person>(old));
@@ -82,7 +82,7 @@ public class UserCodecTests
     [InlineData(0x0109u)]
     public void Constructor_FlagOutsideApplicationRange_Throws(uint flags)
     {
-        var e = Assert.Throws<ArgumentOutOfRangeException>(() => new PointCodec(flags));
+        ArgumentOutOfRangeException e = Assert.Throws<ArgumentOutOfRangeException>(() => new PointCodec(flags));
 
         Assert.Equal("flags", e.ParamName);
     }

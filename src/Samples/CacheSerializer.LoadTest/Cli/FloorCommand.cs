@@ -90,7 +90,7 @@ internal static class FloorCommand
             return LoadTestCommand.InvalidOption;
         }
 
-        ValueMix mix = ValueMix.Create(settings.Profile, keys, result.GetValue(SeedOption));
+        var mix = ValueMix.Create(settings.Profile, keys, result.GetValue(SeedOption));
         IReadOnlyList<(string Name, long Bytes)> totals;
         try
         {

@@ -30,7 +30,7 @@ internal sealed class DeployWebServer
     /// <returns>The running web server.</returns>
     public static DeployWebServer Start(DeployBuild build, DeployBuild other, IReadOnlyList<string> endpoints, string[] keys, DeployTally tally, int callers, int seed)
     {
-        var client = CreateClient(build, endpoints);
+        MemcachedClient client = CreateClient(build, endpoints);
         var tasks = new Task[callers];
         var server = new DeployWebServer(client, tasks);
         for (int i = 0; i < callers; i++)

@@ -45,7 +45,7 @@ internal static class CompressionFloor
     {
         // The seed profile's item limit, the larger of the two: the floor sizes items, it does not enforce a limit.
         ITranscoder plain = ContenderCatalog.Get(ContenderCatalog.CacheSerializerUncompressed, 8 * 1024 * 1024).Transcoder;
-        var totals = new long[contenders.Count + tools.Count];
+        long[] totals = new long[contenders.Count + tools.Count];
         for (int key = 0; key < mix.Keys; key++)
         {
             for (int c = 0; c < contenders.Count; c++)
@@ -126,7 +126,7 @@ internal static class CompressionFloor
 
     private static async Task<long> CountAsync(Stream stream, CancellationToken cancellationToken)
     {
-        var buffer = new byte[64 * 1024];
+        byte[] buffer = new byte[64 * 1024];
         long total = 0;
         int n;
         while ((n = await stream.ReadAsync(buffer, cancellationToken).ConfigureAwait(false)) > 0)

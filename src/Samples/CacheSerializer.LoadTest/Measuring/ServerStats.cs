@@ -61,9 +61,9 @@ internal sealed record ServerStats
     /// <returns>The pass's figures.</returns>
     public ServerStats Since(ServerStats before)
     {
-        string[] restarted = [.. PerServer.Keys.Where(s => before.PerServer.TryGetValue(s, out var then) && then.GetValueOrDefault("pid") != PerServer[s].GetValueOrDefault("pid"))];
+        string[] restarted = [.. PerServer.Keys.Where(s => before.PerServer.TryGetValue(s, out IReadOnlyDictionary<string, string>? then) && then.GetValueOrDefault("pid") != PerServer[s].GetValueOrDefault("pid"))];
         return Sum(PerServer, Unavailable, restarted, server =>
-            restarted.Contains(server) || !before.PerServer.TryGetValue(server, out var then) ? null : then);
+            restarted.Contains(server) || !before.PerServer.TryGetValue(server, out IReadOnlyDictionary<string, string>? then) ? null : then);
     }
 
     private static ServerStats Sum(

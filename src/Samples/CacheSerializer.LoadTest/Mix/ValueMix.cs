@@ -38,7 +38,7 @@ internal sealed class ValueMix
     private ValueMix(IReadOnlyList<ShapeDefinition> definitions, int keys, ulong seed)
     {
         Shapes = [.. definitions.Select(d => d.Plain)];
-        var shapes = Shapes;
+        IReadOnlyList<ValueShape> shapes = Shapes;
         int[] shapeOfKey = _shapeOfKey = new int[keys];
         int[] variantOfKey = _variantOfKey = new int[keys];
         _peerForm = () => new ValueMix([.. definitions.Select(d => d.Peer())], shapeOfKey, variantOfKey);
@@ -136,7 +136,7 @@ internal sealed class ValueMix
     /// <returns>The counts.</returns>
     public int[] KeysPerShape()
     {
-        var counts = new int[Shapes.Count];
+        int[] counts = new int[Shapes.Count];
         foreach (int shape in _shapeOfKey)
         {
             counts[shape]++;

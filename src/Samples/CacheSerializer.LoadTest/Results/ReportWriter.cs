@@ -212,7 +212,7 @@ internal static class ReportWriter
 
     private static Table Table(LoadTestReport report, string title, Column[] columns, bool caption = false)
     {
-        var table = new Table().Border(TableBorder.Rounded).Title(title);
+        Table table = new Table().Border(TableBorder.Rounded).Title(title);
         foreach (Column column in columns)
         {
             table.AddColumn(new TableColumn(Markup.Escape(column.Header)) { Alignment = column.Header == "Contender" ? Justify.Left : Justify.Right });

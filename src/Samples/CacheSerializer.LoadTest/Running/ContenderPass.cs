@@ -94,7 +94,7 @@ internal static class ContenderPass
             return tooManyErrors || progress.Done;
         }
 
-        using Process self = Process.GetCurrentProcess();
+        using var self = Process.GetCurrentProcess();
         TimeSpan cpuBefore = self.TotalProcessorTime;
         transcoder.ResetCpu();
         FaultInjector? fault = settings.KillNodeAt is null ? null : new FaultInjector(servers, settings, progress);
@@ -102,7 +102,7 @@ internal static class ContenderPass
         progress.Start();
         counters.StartTimeline();
         Task faultTask = fault?.RunAsync(usersDone.Token) ?? Task.CompletedTask;
-        Task[] users = new Task[settings.Users];
+        var users = new Task[settings.Users];
         for (int u = 0; u < users.Length; u++)
         {
             var user = new VirtualUser(client, mix, keys, counters, prefix, settings.ReadRatio, ValueMix.Mix64(settings.Seed, 0x5553_0000UL + (ulong)u));

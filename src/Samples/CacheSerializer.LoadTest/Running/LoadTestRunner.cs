@@ -53,13 +53,13 @@ internal static class LoadTestRunner
 
         var mix = ValueMix.Create(settings.Profile, settings.Keys, settings.Seed);
 
-        using ServerSet servers = ServerSet.Open(settings);
+        using var servers = ServerSet.Open(settings);
 
         // A terminal closed or a kill (SIGHUP, SIGTERM) ends the process without running finally blocks; stop the
         // started servers on the way out anyway, so no memcached outlives the run.
         void StopServers(object? sender, EventArgs e) => servers.Dispose();
         AppDomain.CurrentDomain.ProcessExit += StopServers;
-        using PosixSignalRegistration hup = PosixSignalRegistration.Create(PosixSignal.SIGHUP, _ => servers.Dispose());
+        using var hup = PosixSignalRegistration.Create(PosixSignal.SIGHUP, _ => servers.Dispose());
         try
         {
             return await RunPassesAsync(settings, display, contenders, mix, servers, started, loadBefore, cancellationToken).ConfigureAwait(false);

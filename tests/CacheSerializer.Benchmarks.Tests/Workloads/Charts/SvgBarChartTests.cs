@@ -17,7 +17,7 @@ public class SvgBarChartTests
         chart.Add("records", "Google.Protobuf", 25_215);
         chart.Add("records", "Plain copy", 0);
 
-        XDocument svg = XDocument.Parse(chart.ToSvg());
+        var svg = XDocument.Parse(chart.ToSvg());
 
         Assert.Equal(Svg + "svg", svg.Root!.Name);
         Assert.Equal(5, Bars(svg).Count);
@@ -48,7 +48,7 @@ public class SvgBarChartTests
         chart.Add("g", "a", 1);
         chart.Add("g", "b", 15.75);
 
-        XDocument svg = XDocument.Parse(chart.ToSvg());
+        var svg = XDocument.Parse(chart.ToSvg());
         List<XElement> bars = Bars(svg);
 
         Assert.Equal("bar clipped", (string)bars[1].Attribute("class")!);
@@ -65,7 +65,7 @@ public class SvgBarChartTests
         chart.Add("g1", "b", 2);
         chart.Add("g2", "a", 3);
 
-        var fills = Bars(XDocument.Parse(chart.ToSvg())).Select(b => (string)b.Attribute("fill")!).ToArray();
+        string[] fills = Bars(XDocument.Parse(chart.ToSvg())).Select(b => (string)b.Attribute("fill")!).ToArray();
 
         Assert.Equal(fills[0], fills[2]);
         Assert.NotEqual(fills[0], fills[1]);
@@ -77,7 +77,7 @@ public class SvgBarChartTests
         var chart = new SvgBarChart("a < b & \"c\"", "x");
         chart.Add("<g>", "s & t", 1);
 
-        XDocument svg = XDocument.Parse(chart.ToSvg());
+        var svg = XDocument.Parse(chart.ToSvg());
 
         Assert.Equal(["a < b & \"c\""], Texts(svg, "title"));
         Assert.Equal(["<g>"], Texts(svg, "group"));
@@ -87,7 +87,7 @@ public class SvgBarChartTests
     [Fact]
     public void ToSvg_NoValues_IsAWellFormedEmptyChart()
     {
-        XDocument svg = XDocument.Parse(new SvgBarChart("empty", "B").ToSvg());
+        var svg = XDocument.Parse(new SvgBarChart("empty", "B").ToSvg());
 
         Assert.Empty(Bars(svg));
     }

@@ -1,5 +1,6 @@
 using CacheSerializer.Workloads;
 using CacheSerializer.Workloads.Contenders;
+using CacheSerializer.Workloads.Peers;
 
 namespace CacheSerializer.Benchmarks.Tests.Workloads.Contenders;
 
@@ -156,7 +157,7 @@ public class ContenderRoundTripTests
         Workload workload = WorkloadCatalog.Get("RpcMessage");
         CacheItem item = contender.Transcoder.Serialize(workload.InputFor(contender.Input));
 
-        var ex = Assert.Throws<CacheSerializerException>(() => contender.Transcoder.Deserialize(item));
+        CacheSerializerException ex = Assert.Throws<CacheSerializerException>(() => contender.Transcoder.Deserialize(item));
 
         Assert.Contains("Deserialize<T>", ex.Message, StringComparison.Ordinal);
     }
@@ -183,7 +184,7 @@ public class ContenderRoundTripTests
     {
         Workload workload = WorkloadCatalog.Get("Folders");
         Contender messagePack = ContenderCatalog.Get(ContenderCatalog.MessagePack);
-        var other = CacheSerializer.Workloads.Peers.PeerConvert.ToPeer(CacheSerializer.Workloads.Generation.WorkloadFactory.Folders(seed: 7));
+        FolderCatalogPeer other = CacheSerializer.Workloads.Peers.PeerConvert.ToPeer(CacheSerializer.Workloads.Generation.WorkloadFactory.Folders(seed: 7));
 
         Assert.False(workload.IsExact(messagePack, workload.Read(messagePack, messagePack.Transcoder.Serialize(other))));
         Assert.False(workload.IsExact(messagePack, workload.Value));
@@ -205,7 +206,7 @@ public class ContenderRoundTripTests
     [Fact]
     public void Serialize_GoogleProtobufHandedAPoco_ThrowsCacheSerializerException()
     {
-        var ex = Assert.Throws<CacheSerializerException>(() => new GoogleProtobufTranscoder().Serialize(WorkloadCatalog.Get("RpcMessage").Value));
+        CacheSerializerException ex = Assert.Throws<CacheSerializerException>(() => new GoogleProtobufTranscoder().Serialize(WorkloadCatalog.Get("RpcMessage").Value));
 
         Assert.Contains("RpcMessage", ex.Message, StringComparison.Ordinal);
     }

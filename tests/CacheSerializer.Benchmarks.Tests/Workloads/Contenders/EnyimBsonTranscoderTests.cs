@@ -2,6 +2,7 @@ using System.Text;
 using CacheSerializer.Workloads;
 using CacheSerializer.Workloads.Contenders;
 using CacheSerializer.Workloads.Models;
+using Newtonsoft.Json.Linq;
 
 namespace CacheSerializer.Benchmarks.Tests.Workloads.Contenders;
 
@@ -44,7 +45,7 @@ public class EnyimBsonTranscoderTests
 
         object? read = transcoder.Deserialize(transcoder.Serialize(WorkloadCatalog.Get("RpcMessage").Value));
 
-        var tree = Assert.IsType<Newtonsoft.Json.Linq.JObject>(read);
+        JObject tree = Assert.IsType<Newtonsoft.Json.Linq.JObject>(read);
         Assert.Equal(((RpcMessage)WorkloadCatalog.Get("RpcMessage").Value).Body, (string?)tree["Body"]);
     }
 

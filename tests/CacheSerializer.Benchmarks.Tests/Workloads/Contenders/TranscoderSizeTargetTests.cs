@@ -64,7 +64,7 @@ public class TranscoderSizeTargetTests
         // The body is byte for byte what protobuf-net writes with the transcoder's default model; the only overhead is
         // the type header of docs/format.md: key 0, the 4-byte hash of the type's name and the 4-byte contract fingerprint,
         // or a one-byte alias and the fingerprint.
-        var value = WorkloadCatalog.Get(workload).Value;
+        object value = WorkloadCatalog.Get(workload).Value;
         using var stream = new MemoryStream();
         ProtobufTranscoder.CreateModel().Serialize(stream, value);
         CacheItem item = ContenderCatalog.Get(Plain).Transcoder.Serialize(value);

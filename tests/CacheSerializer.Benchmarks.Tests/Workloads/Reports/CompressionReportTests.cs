@@ -44,7 +44,7 @@ public class CompressionReportTests
     [Fact]
     public void Get_UnknownSetting_ThrowsNamingTheKnownOnes()
     {
-        var e = Assert.Throws<ArgumentException>(() => CompressionSetting.Get("Snappy"));
+        ArgumentException e = Assert.Throws<ArgumentException>(() => CompressionSetting.Get("Snappy"));
 
         Assert.StartsWith("No compression setting is named 'Snappy'; known: Brotli-Fastest, Deflate-Fastest,", e.Message, StringComparison.Ordinal);
     }

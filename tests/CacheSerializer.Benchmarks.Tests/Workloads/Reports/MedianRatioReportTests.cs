@@ -15,7 +15,7 @@ public class MedianRatioReportTests
     [Fact]
     public void Ratio_MediansInDifferentUnits_IsTheirQuotient()
     {
-        MedianRatioReport report = MedianRatioReport.Parse(Csv, "BSON");
+        var report = MedianRatioReport.Parse(Csv, "BSON");
 
         Assert.Equal(["RpcMessage", "LargeObject"], report.Workloads);
         Assert.Equal(["BSON", "CacheSerializer"], report.Methods);
@@ -38,7 +38,7 @@ public class MedianRatioReportTests
     public void Ratio_NoMedianColumn_DividesMeans()
     {
         // BenchmarkDotNet drops the Median column when every median equals its mean.
-        MedianRatioReport report = MedianRatioReport.Parse("Method,Workload,Mean\nBSON,A,8.0 ns\nOurs,A,2.0 ns\n", "BSON");
+        var report = MedianRatioReport.Parse("Method,Workload,Mean\nBSON,A,8.0 ns\nOurs,A,2.0 ns\n", "BSON");
 
         Assert.Equal(0.25, report.Ratio("A", "Ours"));
     }
@@ -46,7 +46,7 @@ public class MedianRatioReportTests
     [Fact]
     public void Parse_NoTimeColumn_ThrowsFormatException()
     {
-        var e = Assert.Throws<FormatException>(() => MedianRatioReport.Parse("Method,Workload,Ratio\nBSON,A,1.00\n", "BSON"));
+        FormatException e = Assert.Throws<FormatException>(() => MedianRatioReport.Parse("Method,Workload,Ratio\nBSON,A,1.00\n", "BSON"));
 
         Assert.Contains("'Mean'", e.Message, StringComparison.Ordinal);
     }

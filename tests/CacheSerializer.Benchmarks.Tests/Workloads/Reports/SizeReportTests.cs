@@ -53,7 +53,7 @@ public class SizeReportTests
             [WorkloadCatalog.Get("RpcMessage"), WorkloadCatalog.Get("Records32")],
             [ContenderCatalog.Get(ContenderCatalog.Bson), ContenderCatalog.Get(ContenderCatalog.SystemTextJson), ContenderCatalog.Get(ContenderCatalog.GoogleProtobuf)]);
 
-        XDocument svg = XDocument.Parse(report.ToChart().ToSvg());
+        var svg = XDocument.Parse(report.ToChart().ToSvg());
 
         XNamespace ns = "http://www.w3.org/2000/svg";
         Assert.Equal(6, svg.Descendants(ns + "rect").Count(r => ((string?)r.Attribute("class"))?.StartsWith("bar", StringComparison.Ordinal) == true));

@@ -48,7 +48,7 @@ public sealed class DeployScenarioTests : IDisposable
         Assert.Equal(0, report.Kinds[3][DeployPhase.After].OtherBuildValues);
 
         IReadOnlyList<string> files = DeployReportWriter.Save(report, _output);
-        using JsonDocument json = JsonDocument.Parse(File.ReadAllText(files[0]));
+        using var json = JsonDocument.Parse(File.ReadAllText(files[0]));
         Assert.Equal(4, json.RootElement.GetProperty("kinds").GetArrayLength());
         Assert.Contains("| none | 0 | 0 | 100.0 % | 100.0 % | 100.0 % | 0 | 0 | 0 | 0 |", File.ReadAllText(files[1]), StringComparison.Ordinal);
     }

@@ -36,7 +36,7 @@ public sealed class FarmScenarioTests : IDisposable
 
         Assert.True(report.Modes[3].StaleReads > 0, "farm-stale served no stale value"); // stale served while one refreshes
         IReadOnlyList<string> files = FarmReportWriter.Save(report, _output);
-        using JsonDocument json = JsonDocument.Parse(File.ReadAllText(files[0]));
+        using var json = JsonDocument.Parse(File.ReadAllText(files[0]));
         Assert.Equal(4, json.RootElement.GetProperty("modes").GetArrayLength());
         Assert.Contains("| farm | 8 |", File.ReadAllText(files[1]), StringComparison.Ordinal);
     }

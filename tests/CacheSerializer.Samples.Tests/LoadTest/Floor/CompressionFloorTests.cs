@@ -11,7 +11,7 @@ public sealed class CompressionFloorTests
     {
         // cat writes its input back: the tool column must be exactly the uncompressed items' sum, piped one item per
         // process, and each contender's column exactly its transcoder's bytes for the same values.
-        ValueMix mix = ValueMix.CreateDefault(keys: 12, seed: 20261122);
+        var mix = ValueMix.CreateDefault(keys: 12, seed: 20261122);
         Contender[] contenders = [ContenderCatalog.Get(ContenderCatalog.DeflateBinaryFormatter), ContenderCatalog.Get(ContenderCatalog.CacheSerializer, 2 * 1024 * 1024)];
         ITranscoder plain = ContenderCatalog.Get(ContenderCatalog.CacheSerializerUncompressed, 8 * 1024 * 1024).Transcoder;
         long Sum(ITranscoder transcoder) => Enumerable.Range(0, mix.Keys).Sum(k => (long)transcoder.Serialize(mix.ShapeOf(k).Create(mix.VariantOf(k), k + 1)).Data.Count);
@@ -27,9 +27,9 @@ public sealed class CompressionFloorTests
     [Fact]
     public async Task MeasureAsync_MissingCompressor_SaysHowToInstallIt()
     {
-        ValueMix mix = ValueMix.CreateDefault(keys: 1, seed: 1);
+        var mix = ValueMix.CreateDefault(keys: 1, seed: 1);
 
-        var e = await Assert.ThrowsAsync<InvalidOperationException>(() =>
+        InvalidOperationException e = await Assert.ThrowsAsync<InvalidOperationException>(() =>
             CompressionFloor.MeasureAsync(mix, [], [("none", "no-such-compressor-cacheserializer", "")], TextWriter.Null, CancellationToken.None));
 
         Assert.StartsWith("no-such-compressor-cacheserializer is not installed (scripts/floor.sh installs xz-utils and zstd)", e.Message, StringComparison.Ordinal);

@@ -84,7 +84,7 @@ public sealed class ValueMixTests
     [Fact]
     public void CreateSeed_HalfUserTreesHalfFolderCatalogs_OfFiveToElevenThousandEntries()
     {
-        ValueMix seed = ValueMix.Create(LoadProfile.Seed, keys: 1_000, seed: 20261122);
+        var seed = ValueMix.Create(LoadProfile.Seed, keys: 1_000, seed: 20261122);
         int[] counts = seed.KeysPerShape();
 
         Assert.Equal(["user folder tree", "folder catalog"], seed.Shapes.Select(s => s.Name));

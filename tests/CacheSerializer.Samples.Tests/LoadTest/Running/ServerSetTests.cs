@@ -33,7 +33,7 @@ public sealed class ServerSetTests
     public void Open_TwoNodes_StartsTwoLoopbackServersAndStopsThemOnDispose()
     {
         var settings = new LoadTestSettings { Nodes = 2, MemoryMegabytes = 64 };
-        ServerSet servers = ServerSet.Open(settings);
+        var servers = ServerSet.Open(settings);
         IReadOnlyList<string> endpoints = servers.Endpoints;
 
         Assert.True(servers.StartedHere);

@@ -15,9 +15,9 @@ public sealed class LoopbackPortTests
         using var listener = new TcpListener(IPAddress.Loopback, 0);
         listener.Start();
         int port = ((IPEndPoint)listener.LocalEndpoint).Port;
-        using RedisServer other = RedisServer.Start();
-        using Process self = Process.GetCurrentProcess();
-        using Process redis = Process.GetProcessById(other.ProcessId);
+        using var other = RedisServer.Start();
+        using var self = Process.GetCurrentProcess();
+        using var redis = Process.GetProcessById(other.ProcessId);
 
         Assert.True(LoopbackPort.IsListenedBy(port, self));
         Assert.False(LoopbackPort.IsListenedBy(port, redis));
@@ -27,7 +27,7 @@ public sealed class LoopbackPortTests
     public void IsListenedBy_NothingListens_False()
     {
         int port = LoopbackPort.Free();
-        using Process self = Process.GetCurrentProcess();
+        using var self = Process.GetCurrentProcess();
 
         Assert.False(LoopbackPort.IsListenedBy(port, self));
     }

@@ -10,7 +10,7 @@ public class ClientSettingsTests
     [Fact]
     public void Create_NoServers_NamesServers()
     {
-        var ex = Assert.Throws<MemcachedConfigurationException>(() => ClientSettings.Create(new MemcachedClientOptions()));
+        MemcachedConfigurationException ex = Assert.Throws<MemcachedConfigurationException>(() => ClientSettings.Create(new MemcachedClientOptions()));
 
         Assert.Equal("Servers", ex.PropertyName);
         Assert.Contains("MemcachedClientOptions.Servers", ex.Message, StringComparison.Ordinal);
@@ -30,7 +30,7 @@ public class ClientSettingsTests
     {
         var options = new MemcachedClientOptions { Servers = { server } };
 
-        var ex = Assert.Throws<MemcachedConfigurationException>(() => ClientSettings.Create(options));
+        MemcachedConfigurationException ex = Assert.Throws<MemcachedConfigurationException>(() => ClientSettings.Create(options));
 
         Assert.Equal("Servers", ex.PropertyName);
     }
@@ -40,7 +40,7 @@ public class ClientSettingsTests
     {
         var options = new MemcachedClientOptions { Servers = { "127.0.0.1:11211", "127.0.0.1" } };
 
-        var ex = Assert.Throws<MemcachedConfigurationException>(() => ClientSettings.Create(options));
+        MemcachedConfigurationException ex = Assert.Throws<MemcachedConfigurationException>(() => ClientSettings.Create(options));
 
         Assert.Equal("MemcachedClientOptions.Servers[1] '127.0.0.1' is the same server as Servers[0] ('127.0.0.1:11211'); remove one of them.", ex.Message);
     }
@@ -70,7 +70,7 @@ public class ClientSettingsTests
             options.Servers.Add(server);
         }
 
-        var ex = Assert.Throws<MemcachedConfigurationException>(() => ClientSettings.Create(options));
+        MemcachedConfigurationException ex = Assert.Throws<MemcachedConfigurationException>(() => ClientSettings.Create(options));
 
         Assert.Equal(message, ex.Message);
     }
@@ -107,7 +107,7 @@ public class ClientSettingsTests
             case nameof(MemcachedClientOptions.KeyPrefix): options.KeyPrefix = null!; break;
         }
 
-        var ex = Assert.Throws<MemcachedConfigurationException>(() => ClientSettings.Create(options));
+        MemcachedConfigurationException ex = Assert.Throws<MemcachedConfigurationException>(() => ClientSettings.Create(options));
 
         Assert.Equal(property, ex.PropertyName);
         Assert.StartsWith($"MemcachedClientOptions.{property} ", ex.Message, StringComparison.Ordinal);

@@ -21,7 +21,7 @@ public class EntryPolicyTests
     {
         var options = new GetOrCreateOptions { EarlyRefresh = 0.1, StaleWhileRevalidate = TimeSpan.FromMinutes(1) };
 
-        EntryPolicy policy = EntryPolicy.Resolve(options, Defaults);
+        var policy = EntryPolicy.Resolve(options, Defaults);
 
         // Stored 5 + 1 minutes; R wins once less than 30 s of freshness (a tenth of 5 minutes) plus the 60 s window is left.
         Assert.Equal((TimeSpan.FromMinutes(6), 90L, true, 60L), (policy.StoredFor, policy.RecacheSeconds, policy.ServesStale, policy.InvalidatedSeconds));
@@ -30,9 +30,9 @@ public class EntryPolicyTests
     [Fact]
     public void Resolve_NullProperties_TakeTheClientDefaults()
     {
-        EntryPolicy client = EntryPolicy.FromDefaults(new GetOrCreateOptions { Expiration = TimeSpan.FromSeconds(30), LockTimeout = TimeSpan.FromMilliseconds(1500) });
+        var client = EntryPolicy.FromDefaults(new GetOrCreateOptions { Expiration = TimeSpan.FromSeconds(30), LockTimeout = TimeSpan.FromMilliseconds(1500) });
 
-        EntryPolicy policy = EntryPolicy.Resolve(new GetOrCreateOptions { EarlyRefresh = 0.5 }, client);
+        var policy = EntryPolicy.Resolve(new GetOrCreateOptions { EarlyRefresh = 0.5 }, client);
 
         Assert.Equal((TimeSpan.FromSeconds(30), 15L, 3L), (policy.Expiration, policy.RecacheSeconds, policy.LockSeconds));
     }
@@ -49,7 +49,7 @@ public class EntryPolicyTests
         // memcached reads a TTL above 30 days as a Unix time; R is sent as at most 30 days, and StoredFor saturates.
         var options = new GetOrCreateOptions { Expiration = TimeSpan.MaxValue, EarlyRefresh = 0.5, StaleWhileRevalidate = TimeSpan.FromDays(30) };
 
-        EntryPolicy policy = EntryPolicy.Resolve(options, Defaults);
+        var policy = EntryPolicy.Resolve(options, Defaults);
 
         Assert.Equal((TimeSpan.MaxValue, 2_592_000L), (policy.StoredFor, policy.RecacheSeconds));
     }
@@ -67,7 +67,7 @@ public class EntryPolicyTests
     [MemberData(nameof(Invalid))]
     public void Resolve_OutOfRange_ThrowsNamingThePropertyAndTheFix(GetOrCreateOptions options, string message)
     {
-        var ex = Assert.Throws<ArgumentOutOfRangeException>(() => EntryPolicy.Resolve(options, Defaults));
+        ArgumentOutOfRangeException ex = Assert.Throws<ArgumentOutOfRangeException>(() => EntryPolicy.Resolve(options, Defaults));
 
         Assert.Equal(("options", message + " (Parameter 'options')"), (ex.ParamName, ex.Message));
     }
@@ -78,7 +78,7 @@ public class EntryPolicyTests
         var options = new MemcachedClientOptions { Servers = { "127.0.0.1:11211" } };
         options.GetOrCreate.EarlyRefresh = -0.5;
 
-        var ex = Assert.Throws<MemcachedConfigurationException>(() => ClientSettings.Create(options));
+        MemcachedConfigurationException ex = Assert.Throws<MemcachedConfigurationException>(() => ClientSettings.Create(options));
 
         Assert.Equal("GetOrCreate.EarlyRefresh", ex.PropertyName);
         Assert.Equal("MemcachedClientOptions.GetOrCreate.EarlyRefresh is -0.5; it must be at least 0 and below 1 (0.1 refreshes in the last tenth of the expiration; 0 turns early refresh off).", ex.Message);

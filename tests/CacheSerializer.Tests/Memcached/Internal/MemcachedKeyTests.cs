@@ -8,7 +8,7 @@ public class MemcachedKeyTests
     [Fact]
     public void Create_PrintableAscii_IsSentPlainWithPrefix()
     {
-        MemcachedKey key = MemcachedKey.Create("app:", "user/42");
+        var key = MemcachedKey.Create("app:", "user/42");
 
         Assert.False(key.IsBase64);
         Assert.Equal("app:user/42", Encoding.ASCII.GetString(key.Wire));
@@ -22,7 +22,7 @@ public class MemcachedKeyTests
     [InlineData("line\r\nEND")]
     public void Create_NotPlain_IsBase64OfUtf8(string text)
     {
-        MemcachedKey key = MemcachedKey.Create(string.Empty, text);
+        var key = MemcachedKey.Create(string.Empty, text);
 
         Assert.True(key.IsBase64);
         Assert.Equal(Encoding.UTF8.GetBytes(text), key.Binary);
@@ -32,7 +32,7 @@ public class MemcachedKeyTests
     [Fact]
     public void Create_Plain250Bytes_IsSentPlain()
     {
-        MemcachedKey key = MemcachedKey.Create(string.Empty, new string('a', 250));
+        var key = MemcachedKey.Create(string.Empty, new string('a', 250));
 
         Assert.False(key.IsBase64);
         Assert.Equal(250, key.Wire.Length);
@@ -41,7 +41,7 @@ public class MemcachedKeyTests
     [Fact]
     public void Create_Plain251Bytes_IsHashedWithMarker()
     {
-        MemcachedKey key = MemcachedKey.Create(string.Empty, new string('a', 251));
+        var key = MemcachedKey.Create(string.Empty, new string('a', 251));
 
         Assert.True(key.IsBase64);
         Assert.Equal(33, key.Binary.Length);
@@ -63,8 +63,8 @@ public class MemcachedKeyTests
     [Fact]
     public void Create_DifferentLongKeys_GetDifferentHashes()
     {
-        MemcachedKey a = MemcachedKey.Create(string.Empty, new string('a', 300) + "1");
-        MemcachedKey b = MemcachedKey.Create(string.Empty, new string('a', 300) + "2");
+        var a = MemcachedKey.Create(string.Empty, new string('a', 300) + "1");
+        var b = MemcachedKey.Create(string.Empty, new string('a', 300) + "2");
 
         Assert.NotEqual(a.Binary, b.Binary);
     }
@@ -72,9 +72,9 @@ public class MemcachedKeyTests
     [Fact]
     public void Create_EmptyKeyAndLoneSurrogate_AreHashedNotRejected()
     {
-        MemcachedKey empty = MemcachedKey.Create(string.Empty, string.Empty);
-        MemcachedKey surrogate = MemcachedKey.Create(string.Empty, "a\uD800b");
-        MemcachedKey otherSurrogate = MemcachedKey.Create(string.Empty, "a\uDC00b");
+        var empty = MemcachedKey.Create(string.Empty, string.Empty);
+        var surrogate = MemcachedKey.Create(string.Empty, "a\uD800b");
+        var otherSurrogate = MemcachedKey.Create(string.Empty, "a\uDC00b");
 
         Assert.Equal(0xFF, empty.Binary[0]);
         Assert.Equal(0xFE, surrogate.Binary[0]);

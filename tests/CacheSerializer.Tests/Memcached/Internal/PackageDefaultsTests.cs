@@ -10,7 +10,7 @@ public class PackageDefaultsTests
     [Fact]
     public void Transcoder_NoneConfigured_IsThePackagesWithTheClientsLimit()
     {
-        var transcoder = Assert.IsType<ProtobufTranscoder>(PackageDefaults.Transcoder(null, 4096));
+        ProtobufTranscoder transcoder = Assert.IsType<ProtobufTranscoder>(PackageDefaults.Transcoder(null, 4096));
 
         Assert.Equal(4096, transcoder.MaxValueSize);
         Assert.Throws<TranscoderException>(() => transcoder.Serialize(new byte[4097]));
@@ -21,7 +21,7 @@ public class PackageDefaultsTests
     {
         var own = new ProtobufTranscoder(new ProtobufTranscoderOptions { MaxValueSize = 2048 });
 
-        var used = Assert.IsType<ProtobufTranscoder>(PackageDefaults.Transcoder(own, 4096));
+        ProtobufTranscoder used = Assert.IsType<ProtobufTranscoder>(PackageDefaults.Transcoder(own, 4096));
 
         Assert.Equal(4096, used.MaxValueSize);
         Assert.Equal(4096, used.Serialize(new byte[4096]).Data.Count);
@@ -34,7 +34,7 @@ public class PackageDefaultsTests
     {
         var own = new ProtobufTranscoder(new ProtobufTranscoderOptions { MaxValueSize = 2048, TypeAliases = { [typeof(LimitProbe)] = 7 } });
 
-        var used = Assert.IsType<ProtobufTranscoder>(PackageDefaults.Transcoder(own, 4096));
+        ProtobufTranscoder used = Assert.IsType<ProtobufTranscoder>(PackageDefaults.Transcoder(own, 4096));
         CacheItem item = used.Serialize(new LimitProbe { Name = "n" });
 
         Assert.Equal("n", Assert.IsType<LimitProbe>(own.Deserialize(item)).Name);
@@ -52,7 +52,7 @@ public class PackageDefaultsTests
     [Fact]
     public void CreateTranscoder_SectionSettingAnotherLimit_RunsWithTheClientsLimit()
     {
-        var section = new ConfigurationBuilder().AddInMemoryCollection(new Dictionary<string, string?> { ["MaxValueSize"] = "10", ["Compression"] = "None" }).Build();
+        IConfigurationRoot section = new ConfigurationBuilder().AddInMemoryCollection(new Dictionary<string, string?> { ["MaxValueSize"] = "10", ["Compression"] = "None" }).Build();
         var options = new ProtobufTranscoderOptions();
         section.Bind(options);
 
@@ -68,7 +68,7 @@ public class PackageDefaultsTests
         var options = new MemcachedClientOptions { Servers = { "127.0.0.1:1" }, MaxValueSize = 100, Transcoder = new ProtobufTranscoder() };
         using var client = new MemcachedClient(options);
 
-        var e = await Assert.ThrowsAsync<TranscoderException>(() => client.SetAsync("k", new byte[101], TimeSpan.FromMinutes(1)));
+        TranscoderException e = await Assert.ThrowsAsync<TranscoderException>(() => client.SetAsync("k", new byte[101], TimeSpan.FromMinutes(1)));
 
         Assert.Contains("above ProtobufTranscoderOptions.MaxValueSize (100 bytes)", e.Message, StringComparison.Ordinal);
     }

@@ -36,7 +36,7 @@ public sealed class SecuritySettingsTests(CertificatesFixture fixture) : IClassF
         });
         options.Tls.Enabled = true;
 
-        ClientSettings settings = ClientSettings.Create(options);
+        var settings = ClientSettings.Create(options);
 
         Assert.Equal(2, settings.Servers[0].Weight);
         Assert.Equal("cache-1", settings.TlsFor(settings.Servers[0])!.TargetHostOf(settings.Servers[0]));
@@ -133,7 +133,7 @@ public sealed class SecuritySettingsTests(CertificatesFixture fixture) : IClassF
     [Fact]
     public void Create_ClientCertificateAsPkcs12WithPassword_LoadsIt_WrongPasswordNeverQuoted()
     {
-        using X509Certificate2 pem = X509Certificate2.CreateFromPemFile(fixture.Certificates.Client.CertificatePath, fixture.Certificates.Client.KeyPath);
+        using var pem = X509Certificate2.CreateFromPemFile(fixture.Certificates.Client.CertificatePath, fixture.Certificates.Client.KeyPath);
         string pfx = Path.Combine(fixture.Certificates.Directory, "client.pfx");
         File.WriteAllBytes(pfx, pem.Export(X509ContentType.Pkcs12, "Pfx-Pa55"));
 
@@ -175,7 +175,7 @@ public sealed class SecuritySettingsTests(CertificatesFixture fixture) : IClassF
         using ServiceProvider provider = services.BuildServiceProvider();
 
         MemcachedClientOptions options = provider.GetRequiredService<IOptions<MemcachedClientOptions>>().Value;
-        ClientSettings settings = ClientSettings.Create(options);
+        var settings = ClientSettings.Create(options);
 
         Assert.Equal(("app", "Pa55-w0rd"), (options.UserName, options.Password));
         Assert.True(options.Tls.Enabled);
@@ -208,7 +208,7 @@ public sealed class SecuritySettingsTests(CertificatesFixture fixture) : IClassF
         using ServiceProvider provider = services.BuildServiceProvider();
 
         MemcachedClientOptions options = provider.GetRequiredService<IOptions<MemcachedClientOptions>>().Value;
-        ClientSettings settings = ClientSettings.Create(options);
+        var settings = ClientSettings.Create(options);
 
         Assert.Equal(("app", "Pa55-w0rd", true), (options.UserName, options.Password, options.Tls.Enabled));
         Assert.Equal(

@@ -109,7 +109,7 @@ public class MetaReplyParserTests
     [Fact]
     public void RequiredLength_DeclaredLengthAboveTheLimit_IsAProtocolViolationNamingBoth()
     {
-        var ex = Assert.Throws<ProtocolViolationException>(() => MetaReplyParser.RequiredLength(Bytes("VA 1073741824 f0 O1\r\n"), 1_049_600));
+        ProtocolViolationException ex = Assert.Throws<ProtocolViolationException>(() => MetaReplyParser.RequiredLength(Bytes("VA 1073741824 f0 O1\r\n"), 1_049_600));
 
         Assert.Equal("a VA reply declares a 1073741824-byte value, above the 1049600-byte limit of this connection (MemcachedClientOptions.MaxValueSize plus 1024 bytes); nothing was read into memory for it", ex.Message);
     }

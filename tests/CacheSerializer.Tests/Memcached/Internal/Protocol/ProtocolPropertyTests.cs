@@ -14,7 +14,7 @@ public class ProtocolPropertyTests
     {
         Prop.ForAll(ArbMap.Default.ArbFor<string>(), (string text) =>
         {
-            MemcachedKey key = MemcachedKey.Create("p:", text ?? string.Empty);
+            var key = MemcachedKey.Create("p:", text ?? string.Empty);
             bool token = key.Wire.Length is > 0 and <= MemcachedKey.MaxPlainLength && MemcachedKey.IsPlain(key.Wire);
             bool decodes = key.IsBase64 ? Convert.FromBase64String(Encoding.ASCII.GetString(key.Wire)).AsSpan().SequenceEqual(key.Binary) : key.Wire.AsSpan().SequenceEqual(key.Binary);
             return token && decodes;
