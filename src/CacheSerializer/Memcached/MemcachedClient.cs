@@ -354,7 +354,7 @@ public sealed partial class MemcachedClient : IMemcachedClient, IAsyncDisposable
     /// <summary>Sends a request to its server and records the outcome (span, duration); a server failure becomes the
     /// request's failure result under <see cref="ServerFailurePolicy.Miss"/>, and is rethrown under <see cref="ServerFailurePolicy.Throw"/>.</summary>
     /// <remarks>Its state machine comes from a pool, and the request is what it awaits: a call that awaits it allocates
-    /// neither (docs/benchmarks.md, "Client: allocations").</remarks>
+    /// neither (docs/benchmarks.md, "Run of 2026-11-25 (issue 25)").</remarks>
     [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
     private async ValueTask<TResult> ExecuteValueAsync<TResult>(MemcachedNode node, MemcachedRequest<TResult> request, CancellationToken cancellationToken)
     {
