@@ -16,13 +16,14 @@ public class CachedContractsTests
     public void CachedContracts_AreTheCommittedSnapshot()
     {
         IReadOnlyList<CacheContract> contracts = new ProtobufTranscoder().DescribeContracts(Cached);
-        string snapshot = Path.Combine(SourceDirectory(), "cache-contracts.txt");
         if (Environment.GetEnvironmentVariable("CACHESERIALIZER_WRITE_CONTRACTS") == "1")
         {
-            File.WriteAllText(snapshot, ContractSnapshot.Write(contracts));
+            string source = Path.Combine(SourceDirectory(), "cache-contracts.txt");
+            File.WriteAllText(source, ContractSnapshot.Write(contracts));
+            Assert.Fail($"Wrote {source}; review it, commit it, and run the tests again without CACHESERIALIZER_WRITE_CONTRACTS.");
         }
 
-        IReadOnlyList<ContractChange> changes = ContractSnapshot.Compare(File.ReadAllText(snapshot), contracts);
+        IReadOnlyList<ContractChange> changes = ContractSnapshot.Compare(File.ReadAllText(SnapshotPath), contracts);
 
         // A deliberate change: review the lines, then run once with CACHESERIALIZER_WRITE_CONTRACTS=1 and commit the file.
         Assert.True(changes.Count == 0, string.Join("\n", changes));
@@ -32,7 +33,7 @@ public class CachedContractsTests
     public void Compare_SnapshotOfAnotherBuild_NamesTheChangedMemberAndTheRemovedType()
     {
         IReadOnlyList<CacheContract> contracts = new ProtobufTranscoder().DescribeContracts(Cached);
-        string other = File.ReadAllText(Path.Combine(SourceDirectory(), "cache-contracts.txt"))
+        string other = File.ReadAllText(SnapshotPath)
             .Replace("  3: System.Decimal", "  3: System.Double", StringComparison.Ordinal)
             + "type CacheSerializer.WebApp.Voucher 0x00000001\n  protobuf-net contract 1\n";
 
@@ -48,5 +49,10 @@ public class CachedContractsTests
             changes.Select(change => change.ToString()).ToArray());
     }
 
+    // The committed snapshot, copied beside the test assembly by the project file. It is read from there, never through
+    // [CallerFilePath]: a deterministic build (CI=true) maps source paths to /_/, which names no directory.
+    private static string SnapshotPath => Path.Combine(AppContext.BaseDirectory, "WebApp", "cache-contracts.txt");
+
+    // Only for writing a new snapshot, which happens in a local, non-deterministic build.
     private static string SourceDirectory([CallerFilePath] string path = "") => Path.GetDirectoryName(path)!;
 }
