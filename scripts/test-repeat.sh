@@ -8,6 +8,7 @@
 #
 # --busy starts one CPU-bound process per core for the length of each run (killed when the run ends), so timing
 # assumptions that only hold on a quiet machine show up. Only committed work is tested: clones take HEAD.
+# Each run sets CI=true, as CI does, so the build is the deterministic one CI makes.
 # Logs are kept in $TEST_REPEAT_LOGS (default: a new temporary directory), one per run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -63,7 +64,8 @@ for run in $(seq 1 "$runs"); do
 
   start=$(date +%s)
   set +e
-  (cd "$clone" && bash scripts/test.sh) >"$log" 2>&1
+  # CI=true, as CI sets it: Directory.Build.props then builds deterministically (source paths mapped to /_/).
+  (cd "$clone" && CI=true bash scripts/test.sh) >"$log" 2>&1
   status=$?
   set -e
   stop_load
