@@ -8,14 +8,66 @@ namespace CacheSerializer.LocalServers.Internal;
 /// is the started process rather than another that took the port between the choice and the bind.</summary>
 internal static class LoopbackPort
 {
-    /// <summary>Returns a port nothing listens on right now (the kernel's choice for port 0).</summary>
+    /// <summary>The lowest port chosen: above the well-known and most registered services' ports.</summary>
+    private const int Lowest = 10_000;
+
+    /// <summary>Returns a port nothing listens on right now, below the kernel's ephemeral range where there is room.</summary>
+    /// <remarks>
+    /// Not the kernel's choice for port 0: that is an ephemeral port, which the kernel also hands to outgoing
+    /// connections. A server killed and restarted on its port (a fault test) could then find it taken by a connection
+    /// some other test opened meanwhile. Ports below the ephemeral range are only ever taken by an explicit bind.
+    /// </remarks>
     public static int Free()
     {
+        int below = EphemeralRangeStart();
+        if (below - Lowest >= 1_000)
+        {
+            for (int attempt = 0; attempt < 100; attempt++)
+            {
+                int port = Random.Shared.Next(Lowest, below);
+                if (TryListen(port))
+                {
+                    return port;
+                }
+            }
+        }
+
         using var listener = new TcpListener(IPAddress.Loopback, 0);
         listener.Start();
-        int port = ((IPEndPoint)listener.LocalEndpoint).Port;
+        int chosen = ((IPEndPoint)listener.LocalEndpoint).Port;
         listener.Stop();
-        return port;
+        return chosen;
+    }
+
+    /// <summary>The first port of the kernel's ephemeral range (Linux: /proc/sys/net/ipv4/ip_local_port_range; 0 where
+    /// it cannot be read, which makes <see cref="Free"/> take the kernel's choice).</summary>
+    private static int EphemeralRangeStart()
+    {
+        try
+        {
+            string range = File.ReadAllText("/proc/sys/net/ipv4/ip_local_port_range");
+            string first = range.Split((char[])['\t', ' ', '\n'], StringSplitOptions.RemoveEmptyEntries)[0];
+            return int.Parse(first, System.Globalization.CultureInfo.InvariantCulture);
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException or FormatException or IndexOutOfRangeException)
+        {
+            return 0;
+        }
+    }
+
+    private static bool TryListen(int port)
+    {
+        try
+        {
+            using var listener = new TcpListener(IPAddress.Loopback, port);
+            listener.Start();
+            listener.Stop();
+            return true;
+        }
+        catch (SocketException)
+        {
+            return false;
+        }
     }
 
     /// <summary>Whether <paramref name="process"/> holds the socket listening on 127.0.0.1:<paramref name="port"/>, not

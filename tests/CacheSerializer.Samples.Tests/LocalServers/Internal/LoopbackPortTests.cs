@@ -31,4 +31,19 @@ public sealed class LoopbackPortTests
 
         Assert.False(LoopbackPort.IsListenedBy(port, self));
     }
+
+    [Fact]
+    public void Free_OnLinux_IsBelowTheEphemeralRangeAndBindable()
+    {
+        // Below the range the kernel hands to outgoing connections, so a server restarted on its port (a fault test)
+        // never finds it taken by a connection another test opened meanwhile.
+        int ephemeralStart = int.Parse(File.ReadAllText("/proc/sys/net/ipv4/ip_local_port_range").Split('\t', ' ')[0]);
+
+        int[] ports = Enumerable.Range(0, 20).Select(_ => LoopbackPort.Free()).ToArray();
+
+        Assert.All(ports, port => Assert.InRange(port, 10_000, ephemeralStart - 1));
+        using var listener = new TcpListener(IPAddress.Loopback, ports[0]);
+        listener.Start();
+        Assert.Equal(ports[0], ((IPEndPoint)listener.LocalEndpoint).Port);
+    }
 }
