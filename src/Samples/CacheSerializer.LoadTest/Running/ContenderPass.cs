@@ -64,6 +64,9 @@ internal static class ContenderPass
         await using var client = new MemcachedClient(options);
         await client.FlushAllAsync(cancellationToken).ConfigureAwait(false);
 
+        // The previous pass's items are reclaimed in the background; its bytes would be counted in this pass's.
+        await ServerStats.UntilEmptyAsync(client, TimeSpan.FromSeconds(10), cancellationToken).ConfigureAwait(false);
+
         var keys = new KeyState[mix.Keys];
         for (int i = 0; i < keys.Length; i++)
         {
