@@ -86,7 +86,11 @@ public sealed class MemcachedClientAuthenticationTests(CertificatesFixture fixtu
     public async Task MissingCredentials_ConcurrentCalls_AllFailWithAuthenticationRequiredNotTimeouts()
     {
         using var server = MemcachedServer.Start(security: new MemcachedServerSecurity { Users = [AppUser] });
-        await using var client = new MemcachedClient(Options(server, user: null, password: null));
+        // The operation timeout far above the bound below: a caller left waiting for it (the bug this guards) fails the
+        // bound, and a loaded machine's scheduling never comes near it.
+        MemcachedClientOptions options = Options(server, user: null, password: null);
+        options.OperationTimeout = TimeSpan.FromSeconds(60);
+        await using var client = new MemcachedClient(options);
 
         Task<MemcachedGetResult<string>>[] calls = Enumerable.Range(0, 50).Select(i => client.GetAsync<string>($"k{i}")).ToArray();
         Exception?[] errors = await Task.WhenAll(calls.Select(async c =>
@@ -100,7 +104,7 @@ public sealed class MemcachedClientAuthenticationTests(CertificatesFixture fixtu
             {
                 return ex;
             }
-        })).WaitAsync(TimeSpan.FromSeconds(4)); // well inside the 5 s operation timeout
+        })).WaitAsync(TimeSpan.FromSeconds(20)); // well inside the 60 s operation timeout
 
         Assert.All(errors, e => Assert.Equal(MemcachedErrorKind.AuthenticationRequired, Assert.IsType<MemcachedException>(e).Kind));
         Assert.Equal(
