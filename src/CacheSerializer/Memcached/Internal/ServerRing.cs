@@ -15,5 +15,6 @@ internal sealed class ServerRing
 
     internal int Count => _nodes.Length;
 
-    internal MemcachedNode Locate(in MemcachedKey key) => _nodes.Length == 1 ? _nodes[0] : _nodes[_locator.Locate(key.Binary)];
+    internal MemcachedNode Locate(in MemcachedKey key) =>
+        _nodes.Length == 1 ? _nodes[0] : _nodes[_locator.Locate(key.GetBinary(stackalloc byte[MemcachedKey.MaxPlainLength]))];
 }

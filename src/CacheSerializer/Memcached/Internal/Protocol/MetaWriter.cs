@@ -28,7 +28,7 @@ internal static class MetaWriter
     internal static void WriteGet(IBufferWriter<byte> writer, in MemcachedKey key, bool value, bool cas, long touchTtl, bool quiet, uint opaque, bool ttl = false,
         long vivifyTtl = Expiration.None, long recacheTtl = 0)
     {
-        var w = new Cursor(writer, key.Wire.Length + 128);
+        var w = new Cursor(writer, key.WireLength + 128);
         w.Ascii("mg "u8);
         WriteKey(ref w, key);
 
@@ -79,7 +79,7 @@ internal static class MetaWriter
     /// <summary><c>ms &lt;key&gt; &lt;len&gt; [b] F&lt;flags&gt; T&lt;ttl&gt; M&lt;mode&gt; [C&lt;cas&gt;] O&lt;opaque&gt;</c> and the data block.</summary>
     internal static void WriteSet(IBufferWriter<byte> writer, in MemcachedKey key, StoreMode mode, uint flags, long ttl, ulong cas, ReadOnlySpan<byte> value, uint opaque)
     {
-        var w = new Cursor(writer, key.Wire.Length + 128);
+        var w = new Cursor(writer, key.WireLength + 128);
         w.Ascii("ms "u8);
         WriteKey(ref w, key, (ulong)value.Length);
         w.Ascii(" F"u8);
@@ -112,7 +112,7 @@ internal static class MetaWriter
     /// <param name="ttl">With <paramref name="invalidate"/> and 0 or more: the stale item's new TTL (<c>T</c>); -1 keeps it.</param>
     internal static void WriteDelete(IBufferWriter<byte> writer, in MemcachedKey key, uint opaque, ulong cas = 0, bool invalidate = false, long ttl = -1)
     {
-        var w = new Cursor(writer, key.Wire.Length + 80);
+        var w = new Cursor(writer, key.WireLength + 80);
         w.Ascii("md "u8);
         WriteKey(ref w, key);
         if (cas != 0)
@@ -138,7 +138,7 @@ internal static class MetaWriter
     /// <summary><c>ma &lt;key&gt; [b] v [MD] D&lt;delta&gt; [N&lt;ttl&gt; J&lt;initial&gt;] O&lt;opaque&gt;</c>; a null <c>initial</c> leaves a miss a miss (NF).</summary>
     internal static void WriteArithmetic(IBufferWriter<byte> writer, in MemcachedKey key, bool decrement, ulong delta, ulong? initial, long ttl, uint opaque)
     {
-        var w = new Cursor(writer, key.Wire.Length + 128);
+        var w = new Cursor(writer, key.WireLength + 128);
         w.Ascii("ma "u8);
         WriteKey(ref w, key);
         w.Ascii(" v"u8);
@@ -183,7 +183,7 @@ internal static class MetaWriter
 
     private static void WriteKey(ref Cursor w, in MemcachedKey key, ulong? dataLength = null)
     {
-        w.Ascii(key.Wire);
+        w.Key(key);
         if (dataLength is ulong length)
         {
             w.Byte((byte)' ');
@@ -230,6 +230,8 @@ internal static class MetaWriter
         }
 
         internal void Byte(byte value) => _span[_position++] = value;
+
+        internal void Key(in MemcachedKey key) => _position += key.WriteWire(_span[_position..]);
 
         internal void Number(ulong value)
         {
