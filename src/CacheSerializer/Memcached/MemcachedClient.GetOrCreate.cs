@@ -66,7 +66,7 @@ public sealed partial class MemcachedClient
         {
             // Located on every round: with auto-eject the key may have moved to another server meanwhile.
             // Not pooled: the bytes stay with the result, for the copies of the callers that joined.
-            var lease = GetRequest.Lease(encoded, policy.LockSeconds, policy.RecacheSeconds, pooled: false);
+            var lease = GetRequest.Lease(encoded, policy.LockSeconds, policy.RecacheSeconds, pooled: false, _getRequests);
             GetReply reply = await ExecuteValueAsync(Locate(encoded), lease, token).ConfigureAwait(false);
             T value = default!;
             if (reply.Hit && !TryReadLeased(encoded, reply, out value))

@@ -30,6 +30,7 @@ public sealed partial class MemcachedClient : IMemcachedClient, IAsyncDisposable
     private readonly CancellationTokenSource _lifetime = new();
     private readonly FlightTable _flights = new();
     private readonly Action<MemcachedKey, ulong> _returnWin;
+    private readonly GetRequestPool _getRequests = new();
     private ServerRing _ring;
     private int _disposed;
 
@@ -117,6 +118,9 @@ public sealed partial class MemcachedClient : IMemcachedClient, IAsyncDisposable
     /// <summary>Gets what a read does with an item the transcoder cannot read (HybridCache's serializer follows it too).</summary>
     internal UnreadableItemPolicy OnUnreadableItem => _settings.OnUnreadableItem;
 
+    /// <summary>Gets the pool this client's reads take their requests from (for tests).</summary>
+    internal GetRequestPool GetRequests => _getRequests;
+
     /// <summary>Returns the server (<c>host:port</c>) a key is stored on.</summary>
     /// <param name="key">The key, without the prefix.</param>
     /// <returns>The server that owns the key.</returns>
@@ -127,7 +131,7 @@ public sealed partial class MemcachedClient : IMemcachedClient, IAsyncDisposable
     public async Task<MemcachedGetResult<T>> GetAsync<T>(string key, CancellationToken cancellationToken = default)
     {
         var encoded = MemcachedKey.Create(_settings.KeyPrefix, key);
-        GetReply reply = await ExecuteValueAsync(Locate(encoded), GetRequest.Get(encoded, _settings.PooledReads, _returnWin), cancellationToken).ConfigureAwait(false);
+        GetReply reply = await ExecuteValueAsync(Locate(encoded), GetRequest.Get(encoded, _settings.PooledReads, _returnWin, _getRequests), cancellationToken).ConfigureAwait(false);
         return Read<T>(encoded, reply, withCas: false);
     }
 
@@ -154,7 +158,7 @@ public sealed partial class MemcachedClient : IMemcachedClient, IAsyncDisposable
     public async Task<MemcachedGetResult<T>> GetWithCasAsync<T>(string key, CancellationToken cancellationToken = default)
     {
         var encoded = MemcachedKey.Create(_settings.KeyPrefix, key);
-        GetReply reply = await ExecuteValueAsync(Locate(encoded), GetRequest.Gets(encoded, _settings.PooledReads, _returnWin), cancellationToken).ConfigureAwait(false);
+        GetReply reply = await ExecuteValueAsync(Locate(encoded), GetRequest.Gets(encoded, _settings.PooledReads, _returnWin, _getRequests), cancellationToken).ConfigureAwait(false);
         return Read<T>(encoded, reply, withCas: true);
     }
 
@@ -162,7 +166,7 @@ public sealed partial class MemcachedClient : IMemcachedClient, IAsyncDisposable
     public async Task<MemcachedGetResult<T>> GetAndTouchAsync<T>(string key, TimeSpan? expiration, CancellationToken cancellationToken = default)
     {
         var encoded = MemcachedKey.Create(_settings.KeyPrefix, key);
-        GetReply reply = await ExecuteValueAsync(Locate(encoded), GetRequest.GetAndTouch(encoded, expiration, _settings.PooledReads, _returnWin), cancellationToken).ConfigureAwait(false);
+        GetReply reply = await ExecuteValueAsync(Locate(encoded), GetRequest.GetAndTouch(encoded, expiration, _settings.PooledReads, _returnWin, _getRequests), cancellationToken).ConfigureAwait(false);
         return Read<T>(encoded, reply, withCas: false);
     }
 
@@ -247,7 +251,7 @@ public sealed partial class MemcachedClient : IMemcachedClient, IAsyncDisposable
     {
         var encoded = MemcachedKey.Create(_settings.KeyPrefix, key);
         bool rent = pooled && _settings.PooledReads;
-        return ExecuteAsync(Locate(encoded), ttl ? GetRequest.GetWithTtl(encoded, rent, _returnWin) : GetRequest.Get(encoded, rent, _returnWin), cancellationToken);
+        return ExecuteAsync(Locate(encoded), ttl ? GetRequest.GetWithTtl(encoded, rent, _returnWin, _getRequests) : GetRequest.Get(encoded, rent, _returnWin, _getRequests), cancellationToken);
     }
 
     /// <summary>Deserializes a hit (then gives its rented bytes back), or returns a miss; an item the transcoder cannot
@@ -362,10 +366,12 @@ public sealed partial class MemcachedClient : IMemcachedClient, IAsyncDisposable
         Activity? activity = MemcachedTelemetry.StartActivity(request.Operation, node.Endpoint);
         string outcome = "error";
         string? errorType = null;
+        bool answered = false;
         try
         {
             TResult result = await node.ExecuteAsync(request, cancellationToken).ConfigureAwait(false);
             outcome = request.Outcome;
+            answered = true;
             return result;
         }
         catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
@@ -399,6 +405,10 @@ public sealed partial class MemcachedClient : IMemcachedClient, IAsyncDisposable
         finally
         {
             MemcachedTelemetry.RecordOperation(activity, node.Endpoint, request.Operation, outcome, errorType, start, request.BatchSize);
+            if (answered)
+            {
+                request.ReleaseByCaller(); // the request is not touched here after this: it may be reused at once
+            }
         }
     }
 

@@ -124,6 +124,7 @@ internal sealed class ConnectionReader
         foreach (MemcachedRequest request in _answered)
         {
             request.Publish();
+            request.ReleaseByConnection(); // the last this connection does with it
         }
 
         _answered.Clear();
@@ -149,7 +150,11 @@ internal sealed class ConnectionReader
             start += consumed;
             if (done)
             {
-                _connection.Answered();
+                if (!_connection.Answered(head))
+                {
+                    throw new ObjectDisposedException(nameof(MemcachedConnection), "the connection broke while a reply was being read");
+                }
+
                 _answered.Add(head);
             }
             else if (consumed == 0)

@@ -187,38 +187,42 @@ internal sealed class MemcachedConnection
         }
     }
 
-    /// <summary>The oldest request awaiting a reply has its whole reply: it leaves the FIFO and frees its slot.</summary>
-    internal void Answered()
+    /// <summary>The oldest request awaiting a reply has its whole reply: it leaves the FIFO and frees its slot. False when
+    /// a break took it first (the break fails it; the read side must then not publish it, nor give it back to a pool).</summary>
+    internal bool Answered(MemcachedRequest request)
     {
         lock (_awaitingReply)
         {
+            if (!_awaitingReply.TryPeek(out MemcachedRequest? head) || !ReferenceEquals(head, request))
+            {
+                return false;
+            }
+
             _awaitingReply.Dequeue();
         }
 
         _slots.Release();
+        return true;
     }
 
     /// <summary>Breaks the connection if the request at the head of the FIFO has waited longer than the timeout.</summary>
     internal bool CheckTimeout(long now, TimeSpan timeout)
     {
-        MemcachedRequest? head;
+        string operation;
         int count;
         lock (_awaitingReply)
         {
-            if (!_awaitingReply.TryPeek(out head))
+            // Read under the lock: once answered, a request may be given back to its pool and reused by another call.
+            if (!_awaitingReply.TryPeek(out MemcachedRequest? head) || Stopwatch.GetElapsedTime(head.WrittenTimestamp, now) <= timeout)
             {
                 return false;
             }
 
+            operation = head.Operation;
             count = _awaitingReply.Count;
         }
 
-        if (Stopwatch.GetElapsedTime(head.WrittenTimestamp, now) <= timeout)
-        {
-            return false;
-        }
-
-        MemcachedException error = ThrowHelper.Timeout(_endpoint.Name, head.Operation, timeout, count, _writer.BytesSent, _reader.BytesReceived, _plaintext);
+        MemcachedException error = ThrowHelper.Timeout(_endpoint.Name, operation, timeout, count, _writer.BytesSent, _reader.BytesReceived, _plaintext);
         Break(error, MemcachedErrorKind.Timeout);
         return true;
     }

@@ -13,46 +13,85 @@ namespace CacheSerializer.Memcached.Internal.Requests;
 /// </remarks>
 internal sealed class GetRequest : MetaRequest<GetReply>
 {
-    private readonly MemcachedKey _key;
-    private readonly bool _cas;
-    private readonly bool _ttl;
-    private readonly long _touchTtl;
-    private readonly bool _pooled;
-    private readonly long _vivifyTtl;
-    private readonly long _recacheTtl;
-    private readonly Action<MemcachedKey, ulong>? _returnWin;
+    private MemcachedKey _key;
+    private bool _cas;
+    private bool _ttl;
+    private long _touchTtl;
+    private bool _pooled;
+    private long _vivifyTtl;
+    private long _recacheTtl;
+    private Action<MemcachedKey, ulong>? _returnWin;
+
+    // Who still holds the request: its caller and its connection (2 when sent). Each gives it up once, the caller only
+    // after a result and the connection only after publishing it (ReleaseByCaller, ReleaseByConnection); the last one
+    // puts it back in the pool. A request that failed (timeout, break, cancellation) is never given up by its caller,
+    // so one that a connection, a timer or a cancellation callback might still touch is never reused.
+    private int _holders;
+    private GetRequestPool? _pool;
+
+    private GetRequest()
+    {
+    }
 
     /// <summary><c>mg &lt;key&gt; v f c</c>: a plain read.</summary>
     /// <param name="key">The key.</param>
     /// <param name="pooled">Whether the value may be copied into a rented array (the caller then calls <see cref="GetReply.Release"/>).</param>
     /// <param name="returnWin">Called on the read thread with the key and CAS token of a win this read received and
     /// cannot use; null to keep it.</param>
-    internal static GetRequest Get(MemcachedKey key, bool pooled, Action<MemcachedKey, ulong>? returnWin) =>
-        new(key, cas: false, Expiration.None, ttl: false, pooled, returnWin, Expiration.None, recacheTtl: 0);
+    /// <param name="reuse">The client's pool the request comes from and goes back to once answered; null for a new one.</param>
+    internal static GetRequest Get(MemcachedKey key, bool pooled, Action<MemcachedKey, ulong>? returnWin, GetRequestPool? reuse) =>
+        Rent(reuse, key, cas: false, Expiration.None, ttl: false, pooled, returnWin, Expiration.None, recacheTtl: 0);
 
     /// <summary>A read for a caller that wants the CAS token (named "gets"; the token is read in any case).</summary>
-    internal static GetRequest Gets(MemcachedKey key, bool pooled, Action<MemcachedKey, ulong>? returnWin) =>
-        new(key, cas: true, Expiration.None, ttl: false, pooled, returnWin, Expiration.None, recacheTtl: 0);
+    internal static GetRequest Gets(MemcachedKey key, bool pooled, Action<MemcachedKey, ulong>? returnWin, GetRequestPool? reuse) =>
+        Rent(reuse, key, cas: true, Expiration.None, ttl: false, pooled, returnWin, Expiration.None, recacheTtl: 0);
 
     /// <summary><c>mg &lt;key&gt; v f c T&lt;ttl&gt;</c>: a read that also sets a new expiration on a hit.</summary>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="expiration"/> is negative.</exception>
-    internal static GetRequest GetAndTouch(MemcachedKey key, TimeSpan? expiration, bool pooled, Action<MemcachedKey, ulong>? returnWin) =>
-        new(key, cas: false, Expiration.ToTtl(expiration), ttl: false, pooled, returnWin, Expiration.None, recacheTtl: 0);
+    internal static GetRequest GetAndTouch(MemcachedKey key, TimeSpan? expiration, bool pooled, Action<MemcachedKey, ulong>? returnWin, GetRequestPool? reuse) =>
+        Rent(reuse, key, cas: false, Expiration.ToTtl(expiration), ttl: false, pooled, returnWin, Expiration.None, recacheTtl: 0);
 
     /// <summary><c>mg &lt;key&gt; v f c t</c>: a read that also returns the remaining TTL (<see cref="GetReply.Ttl"/>).</summary>
-    internal static GetRequest GetWithTtl(MemcachedKey key, bool pooled, Action<MemcachedKey, ulong>? returnWin) =>
-        new(key, cas: false, Expiration.None, ttl: true, pooled, returnWin, Expiration.None, recacheTtl: 0);
+    internal static GetRequest GetWithTtl(MemcachedKey key, bool pooled, Action<MemcachedKey, ulong>? returnWin, GetRequestPool? reuse) =>
+        Rent(reuse, key, cas: false, Expiration.None, ttl: true, pooled, returnWin, Expiration.None, recacheTtl: 0);
 
-    private GetRequest(MemcachedKey key, bool cas, long touchTtl, bool ttl, bool pooled, Action<MemcachedKey, ulong>? returnWin, long vivifyTtl, long recacheTtl)
+    private static GetRequest Rent(GetRequestPool? reuse, MemcachedKey key, bool cas, long touchTtl, bool ttl, bool pooled, Action<MemcachedKey, ulong>? returnWin, long vivifyTtl, long recacheTtl)
     {
-        _key = key;
-        _pooled = pooled;
-        _cas = cas;
-        _touchTtl = touchTtl;
-        _ttl = ttl;
-        _returnWin = returnWin;
-        _vivifyTtl = vivifyTtl;
-        _recacheTtl = recacheTtl;
+        GetRequest request = reuse?.Rent() ?? new GetRequest();
+        if (reuse is not null && request._pool is null)
+        {
+            reuse.Created();
+        }
+
+        request._pool = reuse;
+        request._key = key;
+        request._pooled = pooled;
+        request._cas = cas;
+        request._touchTtl = touchTtl;
+        request._ttl = ttl;
+        request._returnWin = returnWin;
+        request._vivifyTtl = vivifyTtl;
+        request._recacheTtl = recacheTtl;
+        request._holders = 2;
+        return request;
+    }
+
+    internal override void ReleaseByCaller() => Release();
+
+    internal override void ReleaseByConnection() => Release();
+
+    private void Release()
+    {
+        // Below zero only if a holder gave it up twice (a defect): the request is then left to the garbage collector.
+        if (Interlocked.Decrement(ref _holders) != 0)
+        {
+            return;
+        }
+
+        ResetForReuse();
+        _key = default;
+        _returnWin = null;
+        _pool?.Return(this);
     }
 
     internal override string Operation => _vivifyTtl >= 0 ? "get_or_create" : _touchTtl >= 0 ? "gat" : _cas ? "gets" : "get";
@@ -62,8 +101,8 @@ internal sealed class GetRequest : MetaRequest<GetReply>
     /// <summary>The read of <c>GetOrCreateAsync</c>: <c>mg &lt;key&gt; N&lt;vivifyTtl&gt; [R&lt;recacheTtl&gt;] v f c</c>.
     /// A miss creates a placeholder and wins (<c>W</c>); a hit whose TTL is below <paramref name="recacheTtl"/>, or an
     /// item marked stale, wins once; every other get of it meanwhile sees <c>Z</c>.</summary>
-    internal static GetRequest Lease(MemcachedKey key, long vivifyTtl, long recacheTtl, bool pooled) =>
-        new(key, cas: true, Expiration.None, ttl: false, pooled, returnWin: null, vivifyTtl, recacheTtl);
+    internal static GetRequest Lease(MemcachedKey key, long vivifyTtl, long recacheTtl, bool pooled, GetRequestPool? reuse) =>
+        Rent(reuse, key, cas: true, Expiration.None, ttl: false, pooled, returnWin: null, vivifyTtl, recacheTtl);
 
     internal override void Write(IBufferWriter<byte> writer) =>
         MetaWriter.WriteGet(writer, _key, value: true, cas: true, _touchTtl, quiet: false, Opaque, _ttl, _vivifyTtl, _recacheTtl);

@@ -54,6 +54,12 @@ internal abstract class MemcachedRequest
     /// <summary>Hands the result of a whole reply (<see cref="TryParse"/> returned true) to the caller: its continuation is
     /// queued to the thread pool, never run here.</summary>
     internal abstract void Publish();
+
+    /// <summary>The read side published the request (<see cref="Publish"/>) and holds it no more: a pooled request
+    /// (<see cref="GetRequest"/>) goes back to its pool once its caller is done with it too.</summary>
+    internal virtual void ReleaseByConnection()
+    {
+    }
 }
 
 /// <summary>A request whose caller awaits a <typeparamref name="TResult"/>: the request is itself what the caller awaits
@@ -102,8 +108,28 @@ internal abstract class MemcachedRequest<TResult> : MemcachedRequest, IValueTask
         }
     }
 
+    /// <summary>The caller has the request's result and holds it no more (only after a result, never after an exception:
+    /// a request that failed may still be referenced by its connection, and is left to the garbage collector).</summary>
+    internal virtual void ReleaseByCaller()
+    {
+    }
+
     /// <summary>Ends the caller's wait with a <see cref="TaskCanceledException"/> for <paramref name="token"/>.</summary>
     internal void Cancel(CancellationToken token) => Fail(new TaskCanceledException(null, null, token));
+
+    /// <summary>Makes a request that was answered and released by both its caller and its connection new again, for
+    /// another call: a new version for what callers await, no result, and no reference to the last call's value.</summary>
+    private protected void ResetForReuse()
+    {
+        _completion.Reset();
+        _result = default!;
+        _error = null;
+        Outcome = "error";
+        Server = string.Empty;
+        Opaque = 0;
+        WrittenTimestamp = 0;
+        Volatile.Write(ref _completed, 0);
+    }
 
     TResult IValueTaskSource<TResult>.GetResult(short token) => _completion.GetResult(token);
 
