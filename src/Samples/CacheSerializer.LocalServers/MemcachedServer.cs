@@ -19,7 +19,6 @@ public sealed class MemcachedServer : IDisposable
     /// <summary>The command that installs memcached on Debian/Ubuntu, quoted when the binary is missing.</summary>
     public const string InstallHint = "apt-get update && apt-get install -y memcached";
 
-    private static readonly TimeSpan StartTimeout = TimeSpan.FromSeconds(10);
     private static readonly TimeSpan SignalTimeout = TimeSpan.FromSeconds(10);
     private readonly string _extraArguments;
     private readonly string? _authDirectory;
@@ -53,28 +52,8 @@ public sealed class MemcachedServer : IDisposable
     /// <summary>Starts memcached on a free loopback port and waits until it accepts connections.</summary>
     /// <param name="extraArguments">More memcached arguments, e.g. <c>-I 2m</c>.</param>
     /// <param name="security">TLS and authentication, or null for neither.</param>
-    public static MemcachedServer Start(string extraArguments = "", MemcachedServerSecurity? security = null)
-    {
-        for (int attempt = 1; ; attempt++)
-        {
-            var server = new MemcachedServer(FreePort(), extraArguments, security);
-            try
-            {
-                server.Restart();
-                return server;
-            }
-            catch (PortTakenException) when (attempt < 5)
-            {
-                // Another process (a test run beside this one) took the free port before memcached bound it: try another.
-                server.Dispose();
-            }
-            catch
-            {
-                server.Dispose();
-                throw;
-            }
-        }
-    }
+    public static MemcachedServer Start(string extraArguments = "", MemcachedServerSecurity? security = null) =>
+        ServerProcess.StartOnFreePort(port => new MemcachedServer(port, extraArguments, security), static server => server.Restart());
 
     /// <summary>Returns a port nothing listens on right now.</summary>
     public static int FreePort() => LoopbackPort.Free();
@@ -89,17 +68,8 @@ public sealed class MemcachedServer : IDisposable
     {
         if (_process is { } process)
         {
-            try
-            {
-                process.Kill(entireProcessTree: true);
-            }
-            catch (InvalidOperationException)
-            {
-            }
-
-            process.WaitForExit(5000);
-            process.Dispose();
             _process = null;
+            ServerProcess.Kill(process);
         }
     }
 
@@ -129,57 +99,23 @@ public sealed class MemcachedServer : IDisposable
     {
         Kill();
         string user = Environment.UserName == "root" ? "-u root " : string.Empty;
-        var info = new ProcessStartInfo(FindBinary(), $"{user}-l 127.0.0.1 -p {Port} -U 0 -m 64 -t 2 -c 4096 {_extraArguments}")
+        var info = new ProcessStartInfo(FindBinary(), $"{user}-l 127.0.0.1 -p {Port} -U 0 -m 64 -t 2 -c 4096 {_extraArguments}");
+        _process = ServerProcess.Launch(info, "memcached", Port, AcceptsConnections, "accept connections");
+    }
+
+    /// <summary>Whether the port accepts a connection.</summary>
+    private bool AcceptsConnections()
+    {
+        try
         {
-            UseShellExecute = false,
-            RedirectStandardOutput = true,
-            RedirectStandardError = true,
-        };
-        _process = Process.Start(info) ?? throw new InvalidOperationException("memcached did not start");
-        var errors = new System.Collections.Concurrent.ConcurrentQueue<string>();
-        _process.OutputDataReceived += static (_, _) => { };
-        _process.ErrorDataReceived += (_, e) =>
-        {
-            if (e.Data is { } line && errors.Count < 20)
-            {
-                errors.Enqueue(line); // why it exited at start (a bad certificate, an unreadable auth file)
-            }
-        };
-        _process.BeginOutputReadLine();
-        _process.BeginErrorReadLine();
-
-        var deadline = Stopwatch.StartNew();
-        while (deadline.Elapsed < StartTimeout)
-        {
-            if (_process.HasExited)
-            {
-                _process.WaitForExit(); // drains stderr
-                string message = $"memcached exited at start with code {_process.ExitCode} (port {Port} taken?): {string.Join(" / ", errors)}";
-                throw errors.Any(e => e.Contains("Address already in use", StringComparison.Ordinal))
-                    ? new PortTakenException(message)
-                    : new InvalidOperationException(message);
-            }
-
-            try
-            {
-                using var probe = new TcpClient();
-                probe.Connect(IPAddress.Loopback, Port);
-                if (LoopbackPort.IsListenedBy(Port, _process))
-                {
-                    return;
-                }
-
-                // Something else listens on the port (it was free when chosen): this memcached is about to exit with
-                // "Address already in use", and the branch above reports it.
-            }
-            catch (SocketException)
-            {
-            }
-
-            Thread.Sleep(20);
+            using var probe = new TcpClient();
+            probe.Connect(IPAddress.Loopback, Port);
+            return true;
         }
-
-        throw new TimeoutException($"memcached did not accept connections on port {Port} within {StartTimeout.TotalSeconds} s");
+        catch (SocketException)
+        {
+            return false;
+        }
     }
 
     /// <summary>Stops the server and deletes its auth file.</summary>

@@ -20,7 +20,6 @@ public sealed class RedisServer : IDisposable
     /// <summary>The command that installs redis-server on Debian/Ubuntu, quoted when the binary is missing.</summary>
     public const string InstallHint = "apt-get update && apt-get install -y redis-server";
 
-    private static readonly TimeSpan StartTimeout = TimeSpan.FromSeconds(10);
     private static readonly TimeSpan PingTimeout = TimeSpan.FromSeconds(1);
     private readonly string[] _extraArguments;
     private Process? _process;
@@ -63,28 +62,8 @@ public sealed class RedisServer : IDisposable
     /// <returns>The running server; dispose it to stop it.</returns>
     /// <exception cref="InvalidOperationException">redis-server is not on PATH (the message has the install command), or it exited at start.</exception>
     /// <exception cref="TimeoutException">It did not answer <c>PING</c> within 10 s.</exception>
-    public static RedisServer Start(params string[] extraArguments)
-    {
-        for (int attempt = 1; ; attempt++)
-        {
-            var server = new RedisServer(LoopbackPort.Free(), extraArguments);
-            try
-            {
-                server.Launch();
-                return server;
-            }
-            catch (PortTakenException) when (attempt < 5)
-            {
-                // Another process (a test run beside this one) took the free port before redis-server bound it: try another.
-                server.Dispose();
-            }
-            catch
-            {
-                server.Dispose();
-                throw;
-            }
-        }
-    }
+    public static RedisServer Start(params string[] extraArguments) =>
+        ServerProcess.StartOnFreePort(port => new RedisServer(port, extraArguments), static server => server.Launch());
 
     /// <summary>Finds redis-server on PATH, or fails with the install command.</summary>
     /// <exception cref="InvalidOperationException">redis-server is not on PATH.</exception>
@@ -95,17 +74,8 @@ public sealed class RedisServer : IDisposable
     {
         if (_process is { } process)
         {
-            try
-            {
-                process.Kill(entireProcessTree: true);
-            }
-            catch (InvalidOperationException)
-            {
-            }
-
-            process.WaitForExit(5000);
-            process.Dispose();
             _process = null;
+            ServerProcess.Kill(process);
         }
     }
 
@@ -116,12 +86,7 @@ public sealed class RedisServer : IDisposable
 
     private void Launch()
     {
-        var info = new ProcessStartInfo(FindBinary())
-        {
-            UseShellExecute = false,
-            RedirectStandardOutput = true,
-            RedirectStandardError = true,
-        };
+        var info = new ProcessStartInfo(FindBinary());
         // A cache, not a store: no RDB snapshots (--save "") and no append-only file, so nothing is written to disk and
         // a kill loses nothing that matters. Bound to loopback only, where protected mode (on by default) lets every
         // local client in without a password, so it is left on. --dir keeps any file redis might still write out of
@@ -132,44 +97,8 @@ public sealed class RedisServer : IDisposable
             info.ArgumentList.Add(argument);
         }
 
-        _process = Process.Start(info) ?? throw new InvalidOperationException("redis-server did not start");
-        // redis-server logs to stdout (why it exited at start: a port in use, a bad argument); keep the first lines.
-        var log = new System.Collections.Concurrent.ConcurrentQueue<string>();
-        DataReceivedEventHandler keep = (_, e) =>
-        {
-            if (e.Data is { } line && log.Count < 40)
-            {
-                log.Enqueue(line);
-            }
-        };
-        _process.OutputDataReceived += keep;
-        _process.ErrorDataReceived += keep;
-        _process.BeginOutputReadLine();
-        _process.BeginErrorReadLine();
-
-        var deadline = Stopwatch.StartNew();
-        while (deadline.Elapsed < StartTimeout)
-        {
-            if (_process.HasExited)
-            {
-                _process.WaitForExit(); // drains the output
-                string message = $"redis-server exited at start with code {_process.ExitCode} (port {Port} taken?): {string.Join(" / ", log.Where(static l => l.Length > 0).TakeLast(5))}";
-                throw log.Any(static l => l.Contains("Address already in use", StringComparison.Ordinal))
-                    ? new PortTakenException(message)
-                    : new InvalidOperationException(message);
-            }
-
-            // A PONG from a redis that is not ours (the port taken meanwhile) does not count: ours is about to exit with
-            // "Address already in use", and the branch above reports it.
-            if (AnswersPing() && LoopbackPort.IsListenedBy(Port, _process))
-            {
-                return;
-            }
-
-            Thread.Sleep(20);
-        }
-
-        throw new TimeoutException($"redis-server did not answer PING on port {Port} within {StartTimeout.TotalSeconds} s");
+        // Ready means it answered PING, not only that its port accepts connections.
+        _process = ServerProcess.Launch(info, "redis-server", Port, AnswersPing, "answer PING");
     }
 
     /// <summary>Whether the port answers an inline <c>PING</c> with <c>+PONG</c>.</summary>
