@@ -13,6 +13,7 @@ namespace CacheSerializer.Memcached.Internal.Requests;
 /// </remarks>
 internal sealed class GetRequest : MetaRequest<GetReply>
 {
+    private readonly GetRequestPool _pool;
     private MemcachedKey _key;
     private bool _cas;
     private bool _ttl;
@@ -27,10 +28,11 @@ internal sealed class GetRequest : MetaRequest<GetReply>
     // puts it back in the pool. A request that failed (timeout, break, cancellation) is never given up by its caller,
     // so one that a connection, a timer or a cancellation callback might still touch is never reused.
     private int _holders;
-    private GetRequestPool? _pool;
 
-    private GetRequest()
+    /// <summary>Creates a request of <paramref name="pool"/>, which it goes back to once answered (<see cref="GetRequestPool.Rent"/> only).</summary>
+    internal GetRequest(GetRequestPool pool)
     {
+        _pool = pool;
     }
 
     /// <summary><c>mg &lt;key&gt; v f c</c>: a plain read.</summary>
@@ -38,32 +40,26 @@ internal sealed class GetRequest : MetaRequest<GetReply>
     /// <param name="pooled">Whether the value may be copied into a rented array (the caller then calls <see cref="GetReply.Release"/>).</param>
     /// <param name="returnWin">Called on the read thread with the key and CAS token of a win this read received and
     /// cannot use; null to keep it.</param>
-    /// <param name="reuse">The client's pool the request comes from and goes back to once answered; null for a new one.</param>
-    internal static GetRequest Get(MemcachedKey key, bool pooled, Action<MemcachedKey, ulong>? returnWin, GetRequestPool? reuse) =>
+    /// <param name="reuse">The client's pool the request comes from and goes back to once answered.</param>
+    internal static GetRequest Get(MemcachedKey key, bool pooled, Action<MemcachedKey, ulong>? returnWin, GetRequestPool reuse) =>
         Rent(reuse, key, cas: false, Expiration.None, ttl: false, pooled, returnWin, Expiration.None, recacheTtl: 0);
 
     /// <summary>A read for a caller that wants the CAS token (named "gets"; the token is read in any case).</summary>
-    internal static GetRequest Gets(MemcachedKey key, bool pooled, Action<MemcachedKey, ulong>? returnWin, GetRequestPool? reuse) =>
+    internal static GetRequest Gets(MemcachedKey key, bool pooled, Action<MemcachedKey, ulong>? returnWin, GetRequestPool reuse) =>
         Rent(reuse, key, cas: true, Expiration.None, ttl: false, pooled, returnWin, Expiration.None, recacheTtl: 0);
 
     /// <summary><c>mg &lt;key&gt; v f c T&lt;ttl&gt;</c>: a read that also sets a new expiration on a hit.</summary>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="expiration"/> is negative.</exception>
-    internal static GetRequest GetAndTouch(MemcachedKey key, TimeSpan? expiration, bool pooled, Action<MemcachedKey, ulong>? returnWin, GetRequestPool? reuse) =>
+    internal static GetRequest GetAndTouch(MemcachedKey key, TimeSpan? expiration, bool pooled, Action<MemcachedKey, ulong>? returnWin, GetRequestPool reuse) =>
         Rent(reuse, key, cas: false, Expiration.ToTtl(expiration), ttl: false, pooled, returnWin, Expiration.None, recacheTtl: 0);
 
     /// <summary><c>mg &lt;key&gt; v f c t</c>: a read that also returns the remaining TTL (<see cref="GetReply.Ttl"/>).</summary>
-    internal static GetRequest GetWithTtl(MemcachedKey key, bool pooled, Action<MemcachedKey, ulong>? returnWin, GetRequestPool? reuse) =>
+    internal static GetRequest GetWithTtl(MemcachedKey key, bool pooled, Action<MemcachedKey, ulong>? returnWin, GetRequestPool reuse) =>
         Rent(reuse, key, cas: false, Expiration.None, ttl: true, pooled, returnWin, Expiration.None, recacheTtl: 0);
 
-    private static GetRequest Rent(GetRequestPool? reuse, MemcachedKey key, bool cas, long touchTtl, bool ttl, bool pooled, Action<MemcachedKey, ulong>? returnWin, long vivifyTtl, long recacheTtl)
+    private static GetRequest Rent(GetRequestPool reuse, MemcachedKey key, bool cas, long touchTtl, bool ttl, bool pooled, Action<MemcachedKey, ulong>? returnWin, long vivifyTtl, long recacheTtl)
     {
-        GetRequest request = reuse?.Rent() ?? new GetRequest();
-        if (reuse is not null && request._pool is null)
-        {
-            reuse.Created();
-        }
-
-        request._pool = reuse;
+        GetRequest request = reuse.Rent();
         request._key = key;
         request._pooled = pooled;
         request._cas = cas;
@@ -91,7 +87,7 @@ internal sealed class GetRequest : MetaRequest<GetReply>
         ResetForReuse();
         _key = default;
         _returnWin = null;
-        _pool?.Return(this);
+        _pool.Return(this);
     }
 
     internal override string Operation => _vivifyTtl >= 0 ? "get_or_create" : _touchTtl >= 0 ? "gat" : _cas ? "gets" : "get";
@@ -101,7 +97,7 @@ internal sealed class GetRequest : MetaRequest<GetReply>
     /// <summary>The read of <c>GetOrCreateAsync</c>: <c>mg &lt;key&gt; N&lt;vivifyTtl&gt; [R&lt;recacheTtl&gt;] v f c</c>.
     /// A miss creates a placeholder and wins (<c>W</c>); a hit whose TTL is below <paramref name="recacheTtl"/>, or an
     /// item marked stale, wins once; every other get of it meanwhile sees <c>Z</c>.</summary>
-    internal static GetRequest Lease(MemcachedKey key, long vivifyTtl, long recacheTtl, bool pooled, GetRequestPool? reuse) =>
+    internal static GetRequest Lease(MemcachedKey key, long vivifyTtl, long recacheTtl, bool pooled, GetRequestPool reuse) =>
         Rent(reuse, key, cas: true, Expiration.None, ttl: false, pooled, returnWin: null, vivifyTtl, recacheTtl);
 
     internal override void Write(IBufferWriter<byte> writer) =>

@@ -25,20 +25,18 @@ internal sealed class GetRequestPool
     /// <summary>Gets how many requests were created for this pool (the rest of its reads reused one).</summary>
     internal long CreatedCount => Interlocked.Read(ref _created);
 
-    /// <summary>Takes a waiting request, or null when none waits.</summary>
-    internal GetRequest? Rent()
+    /// <summary>Takes a waiting request, or creates one when none waits.</summary>
+    internal GetRequest Rent()
     {
-        if (!_items.TryDequeue(out GetRequest? request))
+        if (_items.TryDequeue(out GetRequest? request))
         {
-            return null;
+            Interlocked.Decrement(ref _count);
+            return request;
         }
 
-        Interlocked.Decrement(ref _count);
-        return request;
+        Interlocked.Increment(ref _created);
+        return new GetRequest(this);
     }
-
-    /// <summary>Counts a request created because none waited.</summary>
-    internal void Created() => Interlocked.Increment(ref _created);
 
     /// <summary>Puts back a request both holders gave up (already reset), unless <see cref="Capacity"/> wait already.</summary>
     internal void Return(GetRequest request)
