@@ -1,4 +1,7 @@
 using CacheSerializer.LocalServers;
+using CacheSerializer.Memcached;
+using CacheSerializer.Memcached.Internal;
+using CacheSerializer.Tests.Memcached.Fixtures;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Diagnostics.HealthChecks;
 
@@ -55,6 +58,35 @@ public sealed class MemcachedHealthCheckTests
         Assert.Equal(HealthStatus.Unhealthy, unhealthy.Status);
         Assert.Equal($"0 of 3 memcached servers are up; down: {a.Endpoint}, {b.Endpoint}, {c.Endpoint}", unhealthy.Description);
         Assert.Equal(HealthStatus.Unhealthy, allDown.Status);
+    }
+
+    [Fact]
+    public async Task CheckServersAsync_RightAfterAKillWithAnOpenConnection_MarksTheServerDownEveryRound()
+    {
+        // The race of a probe against a dead server's connection: sent before the read thread noticed the server closed
+        // it, the probe fails with ConnectionBroken, which does not mark a server down. It asks again on a fresh
+        // connection, whose refusal does: every round the next probe finds the server down, never "failing" again.
+        using var server = MemcachedServer.Start();
+        await using var client = new MemcachedClient(new MemcachedClientOptions
+        {
+            Servers = { server.Endpoint },
+            ConnectTimeout = TimeSpan.FromSeconds(1),
+            ServerDownInterval = TimeSpan.FromMilliseconds(100),
+        });
+
+        for (int round = 0; round < 20; round++)
+        {
+            await FakeMemcachedServer.UntilAsync(
+                () => client.CheckServersAsync(CancellationToken.None).GetAwaiter().GetResult()[0].IsUp, $"round {round}: the server back up");
+            server.Kill();
+
+            ServerState first = (await client.CheckServersAsync(CancellationToken.None))[0];
+            ServerState second = (await client.CheckServersAsync(CancellationToken.None))[0];
+
+            Assert.StartsWith($"failing: noop on {server.Endpoint}: could not open a connection", first.Description, StringComparison.Ordinal);
+            Assert.StartsWith("down for ", second.Description, StringComparison.Ordinal);
+            server.Restart();
+        }
     }
 
     [Fact]

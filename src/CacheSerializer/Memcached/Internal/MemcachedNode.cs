@@ -72,10 +72,23 @@ internal sealed partial class MemcachedNode : IDisposable
     }
 
     /// <summary>Sends <c>mn</c> and waits for its answer, outside the failure policy: the health check's probe.</summary>
+    /// <remarks>A probe that meets a connection the server closed before the read thread noticed (the server died or
+    /// restarted) fails with <see cref="MemcachedErrorKind.ConnectionBroken"/>, which says nothing of the server now, and
+    /// does not mark it down: <c>mn</c> changes nothing, so the probe asks once more, on a fresh connection, whose
+    /// answer (or refusal, which marks the server down) is the server's state.</remarks>
     internal async Task<TimeSpan> PingAsync(CancellationToken cancellationToken)
     {
         long start = Stopwatch.GetTimestamp();
-        await ExecuteAsync(TextRequest.Noop(), cancellationToken).ConfigureAwait(false);
+        try
+        {
+            await ExecuteAsync(TextRequest.Noop(), cancellationToken).ConfigureAwait(false);
+        }
+        catch (MemcachedException ex) when (ex.Kind == MemcachedErrorKind.ConnectionBroken)
+        {
+            start = Stopwatch.GetTimestamp();
+            await ExecuteAsync(TextRequest.Noop(), cancellationToken).ConfigureAwait(false);
+        }
+
         return Stopwatch.GetElapsedTime(start);
     }
 
