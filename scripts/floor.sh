@@ -17,4 +17,4 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 export DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1 DOTNET_SKIP_FIRST_TIME_EXPERIENCE=1
-exec dotnet run -c Release --project src/Samples/CacheSerializer.LoadTest -- floor "$@"
+exec dotnet run -c Release --project benchmarks/CacheSerializer.LoadTest -- floor "$@"

@@ -9,4 +9,4 @@ cd "$(dirname "$0")/.."
 bash scripts/ensure-memcached.sh
 
 export DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1 DOTNET_SKIP_FIRST_TIME_EXPERIENCE=1
-exec dotnet run -c Release --project src/Samples/CacheSerializer.LoadTest -- "$@"
+exec dotnet run -c Release --project benchmarks/CacheSerializer.LoadTest -- "$@"

@@ -1,0 +1,63 @@
+using System.Text.Json;
+using CacheSerializer.LoadTest.Deploy;
+
+namespace CacheSerializer.Benchmarks.Tests.LoadTest.Deploy;
+
+/// <summary>The rolling-deploy scenario's short mode against real memcached: no errors and no wrong values for any
+/// change kind; no unreadable read at all without a change; unreadable reads during the deploy of every change.</summary>
+public sealed class DeployScenarioTests : IDisposable
+{
+    private readonly string _output = Path.Combine(Path.GetTempPath(), "cs-deploy-" + Guid.NewGuid().ToString("N"));
+
+    [Fact]
+    public async Task RunAsync_ShortMode_NoErrorsNoWrongValuesAndMissesOnlyWhenTheContractChanges()
+    {
+        DeploySettings settings = new DeploySettings().AsShort() with { OutputDirectory = _output };
+        var log = new StringWriter();
+
+        DeployReport report = await DeployRunner.RunAsync(settings, log, CancellationToken.None);
+
+        Assert.Equal(["none", "member-added", "member-retyped", "subtype-removed"], report.Kinds.Select(k => k.Kind));
+        foreach (DeployKindResult kind in report.Kinds)
+        {
+            string why = $"{kind.Kind}: {string.Join("; ", kind.Samples)}\n{log}";
+            Assert.True(kind.Errors == 0 && kind.WrongValues == 0, why);
+            Assert.Equal(["before", "during", "after"], kind.Phases.Select(p => p.Phase));
+            Assert.All(kind.Phases, p => Assert.True(p.Reads > 0, why));
+            Assert.All(kind.Phases, p => Assert.Equal(p.Misses, p.FactoryCalls)); // every miss calls the factory, nothing else does
+            Assert.All(kind.Phases, p => Assert.True(p.UnreadableCaught <= p.Misses, why));
+
+            // Every key is stored by build 1 before the deploy and none expires: build 1 alone reads every one.
+            Assert.Equal(0, kind[DeployPhase.Before].Misses);
+        }
+
+        // No change: not one unreadable read, so the hit rate during the deploy is the one before (100 %).
+        DeployKindResult none = report.Kinds[0];
+        Assert.All(none.Phases, p => Assert.Equal((0L, 0L, 0L), (p.Misses, p.UnreadableCaught, p.OtherBuildValues)));
+        Assert.Equal(none[DeployPhase.Before].HitRate, none[DeployPhase.During].HitRate);
+
+        // A changed contract: during the deploy each build finds items of the other's contract (or, for the removed
+        // subtype, of a type build 2 does not know), and reads them as misses. With no key ever deleted, every miss is one.
+        foreach (DeployKindResult changed in report.Kinds.Skip(1))
+        {
+            Assert.True(changed[DeployPhase.During].Misses > 0, $"{changed.Kind}: no unreadable read during the deploy\n{log}");
+        }
+
+        // Build 1 reads build 2's plain product of a bundle key as it is: the other build's value, not a wrong one.
+        Assert.True(report.Kinds[3][DeployPhase.During].OtherBuildValues > 0, log.ToString());
+        Assert.Equal(0, report.Kinds[3][DeployPhase.After].OtherBuildValues);
+
+        IReadOnlyList<string> files = DeployReportWriter.Save(report, _output);
+        using var json = JsonDocument.Parse(File.ReadAllText(files[0]));
+        Assert.Equal(4, json.RootElement.GetProperty("kinds").GetArrayLength());
+        Assert.Contains("| none | 0 | 0 | 100.0 % | 100.0 % | 100.0 % | 0 | 0 | 0 | 0 |", File.ReadAllText(files[1]), StringComparison.Ordinal);
+    }
+
+    public void Dispose()
+    {
+        if (Directory.Exists(_output))
+        {
+            Directory.Delete(_output, recursive: true);
+        }
+    }
+}
