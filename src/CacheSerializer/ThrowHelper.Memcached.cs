@@ -32,7 +32,7 @@ internal static partial class ThrowHelper
     internal static MemcachedException ConnectTimeout(string server, string operation, TimeSpan timeout, string stage) =>
         new(MemcachedErrorKind.ConnectFailed, server, operation,
             $"{operation} on {server}: could not open a connection within {timeout.TotalMilliseconds:F0} ms (MemcachedClientOptions.ConnectTimeout); it was stuck {stage}"
-            + (stage == CacheSerializer.Memcached.Internal.ConnectionStage.Handshake ? ": is the server started with TLS (memcached -Z)?" : "."));
+            + (stage == CacheSerializer.Memcached.Internal.Connections.ConnectionStage.Handshake ? ": is the server started with TLS (memcached -Z)?" : "."));
 
     internal static MemcachedException TlsHandshakeFailed(string server, string operation, string problem, Exception? cause) =>
         new(MemcachedErrorKind.TlsHandshakeFailed, server, operation, $"{operation} on {server}: TLS: {problem}.", cause);

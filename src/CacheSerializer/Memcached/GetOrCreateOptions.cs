@@ -1,3 +1,5 @@
+using CacheSerializer.Memcached.Internal.Protocol;
+
 namespace CacheSerializer.Memcached;
 
 /// <summary>How <see cref="IMemcachedClient.GetOrCreateAsync{T}"/> keeps an entry: its expiration, early refresh,

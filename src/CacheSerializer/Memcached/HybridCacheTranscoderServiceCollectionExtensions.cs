@@ -1,6 +1,7 @@
 using CacheSerializer;
 using CacheSerializer.Memcached;
-using CacheSerializer.Memcached.Internal;
+using CacheSerializer.Memcached.Internal.FailurePolicy;
+using CacheSerializer.Memcached.Internal.Hosting;
 using Microsoft.Extensions.Caching.Hybrid;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Logging.Abstractions;

@@ -1,7 +1,8 @@
 using System.Diagnostics;
-using CacheSerializer.Memcached.Internal;
+using CacheSerializer.Memcached.Internal.GetOrCreate;
 using CacheSerializer.Memcached.Internal.Protocol;
 using CacheSerializer.Memcached.Internal.Requests;
+using CacheSerializer.Memcached.Internal.Telemetry;
 using Microsoft.Extensions.Logging;
 
 namespace CacheSerializer.Memcached;

@@ -1,6 +1,8 @@
-using CacheSerializer.Memcached.Internal;
+using CacheSerializer.Memcached.Internal.FailurePolicy;
+using CacheSerializer.Memcached.Internal.Nodes;
+using CacheSerializer.Memcached.Internal.Protocol;
 using CacheSerializer.Memcached.Internal.Requests;
-using ServerState = CacheSerializer.Memcached.Internal.ServerState;
+using ServerState = CacheSerializer.Memcached.Internal.Nodes.ServerState;
 
 namespace CacheSerializer.Memcached;
 

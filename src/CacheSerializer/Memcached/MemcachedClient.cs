@@ -1,7 +1,13 @@
 using System.Diagnostics;
 using System.Runtime.CompilerServices;
-using CacheSerializer.Memcached.Internal;
+using CacheSerializer.Memcached.Internal.Configuration;
+using CacheSerializer.Memcached.Internal.FailurePolicy;
+using CacheSerializer.Memcached.Internal.GetOrCreate;
+using CacheSerializer.Memcached.Internal.Nodes;
+using CacheSerializer.Memcached.Internal.Protocol;
 using CacheSerializer.Memcached.Internal.Requests;
+using CacheSerializer.Memcached.Internal.Routing;
+using CacheSerializer.Memcached.Internal.Telemetry;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Logging.Abstractions;
 
@@ -69,37 +75,8 @@ public sealed partial class MemcachedClient : IMemcachedClient, IAsyncDisposable
         // is a thread of its own, like the connections' loops, so a starved thread pool cannot delay a timeout.
         var heartbeat = new Thread(Heartbeat, 128 * 1024) { IsBackground = true, Name = "memcached heartbeat" };
         heartbeat.Start();
-        if (_logger.IsEnabled(LogLevel.Information))
-        {
-            string servers = string.Join(", ", Servers);
-            (string tls, string authentication) = _settings.DescribeSecurity();
-            LogStarted(_logger, _nodes.Length, servers, _settings.ConnectionsPerServer, _settings.OperationTimeout.TotalMilliseconds,
-            _settings.ConnectTimeout.TotalMilliseconds, _settings.ServerDownInterval.TotalMilliseconds, _settings.OnServerFailure,
-            _settings.OnUnreadableItem == UnreadableItemPolicy.Miss && _settings.DeleteUnreadableItems ? "Miss, deleted if unchanged" : _settings.OnUnreadableItem.ToString(),
-            _settings.AutoEject ? (_settings.FlushOnReturn ? "on, flush on return" : "on, no flush on return") : "off",
-            _settings.KeyPrefix, _settings.MaxValueSize, tls, authentication, _settings.TranscoderDescription);
-        }
-
+        LogSettings();
         WarnOfWeakSecurity();
-    }
-
-    /// <summary>Warns once, at start-up, of settings that leave the cache open: server certificates not validated, a
-    /// password sent in clear text.</summary>
-    private void WarnOfWeakSecurity()
-    {
-        if (_settings.Tls is { AcceptAnyServerCertificate: true })
-        {
-            LogCertificatesNotValidated(_logger);
-        }
-
-        if (_settings.Credentials is { } credentials)
-        {
-            string[] plaintext = [.. _settings.Servers.Where(s => _settings.TlsFor(s) is null).Select(static s => s.Name)];
-            if (plaintext.Length > 0)
-            {
-                LogPasswordInClearText(_logger, credentials.UserName, string.Join(", ", plaintext));
-            }
-        }
     }
 
     /// <summary>Gets the name of the <see cref="System.Diagnostics.Metrics.Meter"/> the client reports on.</summary>
@@ -254,80 +231,6 @@ public sealed partial class MemcachedClient : IMemcachedClient, IAsyncDisposable
         return ExecuteAsync(Locate(encoded), ttl ? GetRequest.GetWithTtl(encoded, rent, _returnWin, _getRequests) : GetRequest.Get(encoded, rent, _returnWin, _getRequests), cancellationToken);
     }
 
-    /// <summary>Deserializes a hit (then gives its rented bytes back), or returns a miss; an item the transcoder cannot
-    /// read is a miss or throws, as <see cref="MemcachedClientOptions.OnUnreadableItem"/> says.</summary>
-    private MemcachedGetResult<T> Read<T>(in MemcachedKey key, in GetReply reply, bool withCas)
-    {
-        if (!reply.Hit)
-        {
-            return default;
-        }
-
-        try
-        {
-            return TryRead(key, reply, out T? value) ? new MemcachedGetResult<T>(value, withCas ? reply.Cas : 0) : default;
-        }
-        finally
-        {
-            reply.Release();
-        }
-    }
-
-    /// <summary>Deserializes a hit; false for an unreadable item under <see cref="UnreadableItemPolicy.Miss"/>, which is
-    /// then deleted if unchanged when <see cref="MemcachedClientOptions.DeleteUnreadableItems"/> is on.</summary>
-    private bool TryRead<T>(in MemcachedKey key, in GetReply reply, out T? value)
-    {
-        bool delete = _settings.DeleteUnreadableItems && reply.Cas != 0;
-        if (_unreadable.TryRead(reply.Item, key, out value, delete))
-        {
-            return true;
-        }
-
-        if (delete)
-        {
-            DeleteUnreadable(key, reply.Cas);
-        }
-
-        return false;
-    }
-
-    /// <summary>Deletes an unreadable item in the background, only if its CAS token is still the one read
-    /// (<c>md &lt;key&gt; C&lt;cas&gt;</c>: memcached 1.6.18 answers <c>EX</c> and keeps the item when it changed), so a
-    /// value another client stored since is never removed.</summary>
-    private void DeleteUnreadable(MemcachedKey key, ulong cas) =>
-        ThreadPool.UnsafeQueueUserWorkItem(static s => _ = s.Client.DeleteUnreadableAsync(s.Key, s.Cas), (Client: this, Key: key, Cas: cas), preferLocal: false);
-
-    private async Task DeleteUnreadableAsync(MemcachedKey key, ulong cas)
-    {
-        bool deleted = false;
-        try
-        {
-            if (BeforeUnreadableDelete is { } hook)
-            {
-                await hook(key.Original).ConfigureAwait(false);
-            }
-
-            deleted = await ExecuteValueAsync(Locate(key), KeyRequest.Delete(key, cas), CancellationToken.None).ConfigureAwait(false);
-        }
-        catch (Exception ex) when (ex is MemcachedException or ObjectDisposedException)
-        {
-            // Best effort: the item then stays until it expires or the key is stored again.
-        }
-        finally
-        {
-            UnreadableDeleted?.Invoke(key.Original, deleted);
-        }
-    }
-
-    /// <summary>Gets or sets what runs before an unreadable item is deleted (for tests: a writer racing the delete).</summary>
-    internal Func<string, Task>? BeforeUnreadableDelete { get; set; }
-
-    /// <summary>Gets or sets what is told each unreadable item's delete and whether it removed the item (for tests).</summary>
-    internal Action<string, bool>? UnreadableDeleted { get; set; }
-
-    internal Task<MemcachedStoreResult> StoreAsync(StoreMode mode, string key, CacheItem item, TimeSpan? expiration, ulong cas, CancellationToken cancellationToken) =>
-        StoreAsync(mode, MemcachedKey.Create(_settings.KeyPrefix, key), item, expiration, cas, cancellationToken);
-
     /// <summary>Stores an item; one larger than <see cref="MemcachedClientOptions.MaxValueSize"/> (from a transcoder other
     /// than the package's, which refuses it at Serialize) fails before it is sent.</summary>
     private Task<MemcachedStoreResult> StoreAsync(StoreMode mode, MemcachedKey encoded, CacheItem item, TimeSpan? expiration, ulong cas, CancellationToken cancellationToken)
@@ -347,9 +250,6 @@ public sealed partial class MemcachedClient : IMemcachedClient, IAsyncDisposable
         var encoded = MemcachedKey.Create(_settings.KeyPrefix, key);
         return ExecuteAsync(Locate(encoded), new ArithmeticRequest(encoded, decrement, delta, initialValue, expiration), cancellationToken);
     }
-
-    /// <summary>The server a key lives on now: its ketama owner, or with auto-eject its owner among the servers that are up.</summary>
-    private MemcachedNode Locate(in MemcachedKey key) => Volatile.Read(ref _ring).Locate(key);
 
     /// <summary><see cref="ExecuteValueAsync"/> for a caller that returns its task as it is.</summary>
     private Task<TResult> ExecuteAsync<TResult>(MemcachedNode node, MemcachedRequest<TResult> request, CancellationToken cancellationToken) =>
@@ -411,50 +311,4 @@ public sealed partial class MemcachedClient : IMemcachedClient, IAsyncDisposable
             }
         }
     }
-
-    /// <summary>A node went down or came back: with auto-eject, the ring is rebuilt over the nodes that are up (all of
-    /// them when none is, so calls fail fast rather than pile onto nothing).</summary>
-    private void OnNodeStateChanged(MemcachedNode node)
-    {
-        if (!_settings.AutoEject)
-        {
-            return;
-        }
-
-        lock (_ringGate)
-        {
-            MemcachedNode[] up = Array.FindAll(_nodes, static n => !n.IsDown);
-            ServerRing ring = up.Length == _nodes.Length || up.Length == 0 ? _fullRing : new ServerRing(up);
-            Volatile.Write(ref _ring, ring);
-            LogRing(_logger, node.Name, node.IsDown ? "ejected" : "returned", ring.Count, _nodes.Length);
-        }
-    }
-
-    private void Heartbeat()
-    {
-        var period = TimeSpan.FromMilliseconds(Math.Clamp(_settings.OperationTimeout.TotalMilliseconds / 4, 10, 250));
-        while (!_disposing.Wait(period))
-        {
-            long now = Stopwatch.GetTimestamp();
-            foreach (MemcachedNode node in _nodes)
-            {
-                node.CheckTimeouts(now);
-            }
-        }
-
-        _disposing.Dispose();
-    }
-
-    [LoggerMessage(EventId = 10, Level = LogLevel.Information, Message = "memcached client: {ServerCount} servers ({Servers}), {ConnectionsPerServer} connections per server, operation timeout {OperationTimeoutMs} ms, connect timeout {ConnectTimeoutMs} ms, down servers retried every {DownIntervalMs} ms, on server failure {OnServerFailure}, on unreadable item {OnUnreadableItem}, auto-eject {AutoEject}, key prefix '{KeyPrefix}', values up to {MaxValueSize} bytes, TLS {Tls}, authentication {Authentication}; transcoder {Transcoder}")]
-    private static partial void LogStarted(ILogger logger, int serverCount, string servers, int connectionsPerServer, double operationTimeoutMs, double connectTimeoutMs,
-        double downIntervalMs, ServerFailurePolicy onServerFailure, string onUnreadableItem, string autoEject, string keyPrefix, int maxValueSize, string tls, string authentication, string transcoder);
-
-    [LoggerMessage(EventId = 12, Level = LogLevel.Warning, Message = "memcached client: server certificates are NOT validated (MemcachedClientOptions.Tls.DangerousAcceptAnyServerCertificate): the connections are encrypted, but anyone on the network path can impersonate the servers and read or change every cached entry; use it only in tests")]
-    private static partial void LogCertificatesNotValidated(ILogger logger);
-
-    [LoggerMessage(EventId = 13, Level = LogLevel.Warning, Message = "memcached client: the password of user '{UserName}' is sent in clear text to {Servers}, which are reached without TLS; anyone on the network path can read it (set MemcachedClientOptions.Tls.Enabled)")]
-    private static partial void LogPasswordInClearText(ILogger logger, string userName, string servers);
-
-    [LoggerMessage(EventId = 11, Level = LogLevel.Information, Message = "memcached server {Server} {Change}: keys are placed on {UpCount} of {ServerCount} servers (auto-eject)")]
-    private static partial void LogRing(ILogger logger, string server, string change, int upCount, int serverCount);
 }

@@ -1,3 +1,5 @@
+using CacheSerializer.Memcached.Internal.Requests;
+
 namespace CacheSerializer.Memcached;
 
 /// <summary>A memcached operation failed; names the server, the operation and why.</summary>

@@ -1,7 +1,8 @@
 using System.Globalization;
 using CacheSerializer;
 using CacheSerializer.Memcached;
-using CacheSerializer.Memcached.Internal;
+using CacheSerializer.Memcached.Internal.Configuration;
+using CacheSerializer.Memcached.Internal.Hosting;
 using Microsoft.Extensions.Caching.Distributed;
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection.Extensions;

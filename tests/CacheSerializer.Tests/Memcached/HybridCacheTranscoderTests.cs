@@ -5,7 +5,7 @@ using System.Diagnostics.CodeAnalysis;
 using System.Diagnostics.Metrics;
 using CacheSerializer.LocalServers;
 using CacheSerializer.Memcached;
-using CacheSerializer.Memcached.Internal;
+using CacheSerializer.Memcached.Internal.Hosting;
 using CacheSerializer.Tests.Memcached.Fixtures;
 using CacheSerializer.Tests.Transcoding.Contracts;
 using Microsoft.Extensions.Caching.Distributed;

@@ -1,7 +1,6 @@
 using System.Globalization;
 using CacheSerializer.LocalServers;
 using CacheSerializer.Memcached;
-using CacheSerializer.Memcached.Internal;
 using CacheSerializer.Memcached.Internal.Protocol;
 using CacheSerializer.Tests.Memcached.Fixtures;
 using Microsoft.Extensions.Caching.Distributed;

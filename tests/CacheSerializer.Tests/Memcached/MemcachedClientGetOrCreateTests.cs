@@ -1,5 +1,6 @@
 using System.Diagnostics;
 using CacheSerializer.Memcached;
+using CacheSerializer.Memcached.Internal.Protocol;
 using CacheSerializer.Memcached.Internal.Requests;
 using CacheSerializer.Tests.Memcached.Fixtures;
 using Microsoft.Extensions.Caching.Distributed;

@@ -1,7 +1,8 @@
 using System.Text;
 using CacheSerializer.LocalServers;
 using CacheSerializer.Memcached;
-using CacheSerializer.Memcached.Internal;
+using CacheSerializer.Memcached.Internal.Configuration;
+using CacheSerializer.Memcached.Internal.Routing;
 using CacheSerializer.Tests.Memcached.Fixtures;
 
 namespace CacheSerializer.Tests.Memcached;

@@ -1,7 +1,6 @@
 using System.Diagnostics;
 using System.Diagnostics.Metrics;
 using CacheSerializer.Memcached;
-using CacheSerializer.Memcached.Internal;
 using CacheSerializer.Memcached.Internal.Requests;
 using CacheSerializer.Tests.Memcached.Fixtures;
 using Microsoft.Extensions.Logging;

@@ -1,6 +1,6 @@
 using CacheSerializer.LocalServers;
 using CacheSerializer.Memcached;
-using CacheSerializer.Memcached.Internal;
+using CacheSerializer.Memcached.Internal.Nodes;
 using CacheSerializer.Tests.Memcached.Fixtures;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Diagnostics.HealthChecks;

@@ -1,5 +1,6 @@
 using System.Buffers;
 using System.Buffers.Text;
+using CacheSerializer.Memcached.Internal.Requests;
 
 namespace CacheSerializer.Memcached.Internal.Protocol;
 

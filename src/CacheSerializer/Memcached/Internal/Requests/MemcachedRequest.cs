@@ -1,6 +1,7 @@
 using System.Buffers;
 using System.Text;
 using System.Threading.Tasks.Sources;
+using CacheSerializer.Memcached.Internal.FailurePolicy;
 using CacheSerializer.Memcached.Internal.Protocol;
 
 namespace CacheSerializer.Memcached.Internal.Requests;

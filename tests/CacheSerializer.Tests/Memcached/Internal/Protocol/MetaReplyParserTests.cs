@@ -1,5 +1,4 @@
 using System.Text;
-using CacheSerializer.Memcached.Internal;
 using CacheSerializer.Memcached.Internal.Protocol;
 
 namespace CacheSerializer.Tests.Memcached.Internal.Protocol;

@@ -1,6 +1,5 @@
 using System.Buffers;
 using System.Text;
-using CacheSerializer.Memcached.Internal;
 using CacheSerializer.Memcached.Internal.Protocol;
 using CacheSerializer.Memcached.Internal.Requests;
 

@@ -1,5 +1,4 @@
 using System.Text;
-using CacheSerializer.Memcached.Internal;
 using CacheSerializer.Memcached.Internal.Protocol;
 using FsCheck;
 using FsCheck.Fluent;

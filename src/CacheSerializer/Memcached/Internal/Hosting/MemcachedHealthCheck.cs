@@ -1,0 +1,31 @@
+using CacheSerializer.Memcached.Internal.Nodes;
+using Microsoft.Extensions.Diagnostics.HealthChecks;
+
+namespace CacheSerializer.Memcached.Internal.Hosting;
+
+/// <summary>Healthy when every server answers, Degraded when some are down, the registration's failure status when all are.</summary>
+internal sealed class MemcachedHealthCheck(MemcachedClient client) : IHealthCheck
+{
+    public async Task<HealthCheckResult> CheckHealthAsync(HealthCheckContext context, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(context);
+        IReadOnlyList<ServerState> servers = await client.CheckServersAsync(cancellationToken).ConfigureAwait(false);
+        var data = new Dictionary<string, object>(StringComparer.Ordinal);
+        foreach (ServerState server in servers)
+        {
+            data[server.Server] = server.Description;
+        }
+
+        int up = servers.Count(static s => s.IsUp);
+        string[] down = [.. servers.Where(static s => !s.IsUp).Select(static s => s.Server)];
+        if (down.Length == 0)
+        {
+            return HealthCheckResult.Healthy($"all {servers.Count} memcached servers are up", data);
+        }
+
+        string description = $"{up} of {servers.Count} memcached servers are up; down: {string.Join(", ", down)}";
+        return up > 0
+            ? HealthCheckResult.Degraded(description, data: data)
+            : new HealthCheckResult(context.Registration.FailureStatus, description, data: data);
+    }
+}

@@ -1,0 +1,152 @@
+using System.Diagnostics;
+using System.Runtime.CompilerServices;
+using CacheSerializer.Memcached.Internal.Configuration;
+using CacheSerializer.Memcached.Internal.Connections;
+using CacheSerializer.Memcached.Internal.Requests;
+using Microsoft.Extensions.Logging;
+
+namespace CacheSerializer.Memcached.Internal.Nodes;
+
+/// <summary>One server: its small pool of pipelined connections, the life of a request on it (acquire a connection,
+/// send, await the reply, cancel), and its health (up, or down until a background probe succeeds).</summary>
+/// <remarks>One concern per file: the life of a request here; the connection pool (acquire, open, fill, time out,
+/// drop a broken one) in MemcachedNode.Connections.cs; health (mark down, fail fast, probe until up, outage logs) in
+/// MemcachedNode.Health.cs.</remarks>
+internal sealed partial class MemcachedNode : IDisposable
+{
+    private const string FlushedNote = " (flushed: it was ejected, so its keys were written elsewhere meanwhile)";
+
+    private readonly ServerEndpoint _endpoint;
+    private readonly ClientSettings _settings;
+    private readonly ILogger _logger;
+    private readonly Action<MemcachedNode> _onStateChanged;
+    private readonly Action<MemcachedConnection, MemcachedErrorKind, Exception> _onConnectionBroken;
+    private readonly MemcachedConnection?[] _connections;
+    private readonly Task<MemcachedConnection>?[] _opening;
+    private readonly Lock _gate = new();
+    private readonly CancellationTokenSource _disposed = new();
+    private int _next;
+    private volatile bool _down;
+    private long _downSinceTimestamp;
+    private long _retryAtTimestamp;
+    private long _failedCalls;
+    private Exception? _downCause;
+
+    /// <summary>Creates the node.</summary>
+    /// <param name="endpoint">The server.</param>
+    /// <param name="settings">The client's settings.</param>
+    /// <param name="logger">Where outages are logged (once when one starts, once when it ends).</param>
+    /// <param name="onStateChanged">Called after the server is marked down and after it is back up.</param>
+    internal MemcachedNode(ServerEndpoint endpoint, ClientSettings settings, ILogger logger, Action<MemcachedNode> onStateChanged)
+    {
+        _endpoint = endpoint;
+        _settings = settings;
+        _logger = logger;
+        _onStateChanged = onStateChanged;
+        _onConnectionBroken = OnConnectionBroken;
+        _connections = new MemcachedConnection?[settings.ConnectionsPerServer];
+        _opening = new Task<MemcachedConnection>?[settings.ConnectionsPerServer];
+    }
+
+    internal string Name => _endpoint.Name;
+
+    internal ServerEndpoint Endpoint => _endpoint;
+
+    internal bool IsDown => _down;
+
+    /// <summary>Sends a request and returns its reply: takes a pipeline slot on a live connection (opening one if
+    /// needed, waiting for one under back-pressure), queues the request, and ends the wait when the token is cancelled.</summary>
+    /// <exception cref="MemcachedException">The server is down, could not be connected, timed out, or the connection broke.</exception>
+    /// <exception cref="OperationCanceledException">The token was cancelled; a request already written still reads its reply.</exception>
+    internal ValueTask<TResult> ExecuteAsync<TResult>(MemcachedRequest<TResult> request, CancellationToken cancellationToken)
+    {
+        request.Server = Name;
+        if (cancellationToken.IsCancellationRequested)
+        {
+            return ValueTask.FromCanceled<TResult>(cancellationToken);
+        }
+
+        ValueTask<MemcachedConnection> acquire = AcquireAsync(request.Operation, cancellationToken);
+        if (acquire.IsCompletedSuccessfully && !cancellationToken.CanBeCanceled)
+        {
+            acquire.Result.Send(request);
+            return request.AsValueTask(); // the common case allocates no state machine here
+        }
+
+        return SendAndAwaitAsync(acquire, request, cancellationToken);
+    }
+
+    /// <summary>Sends <c>mn</c> and waits for its answer, outside the failure policy: the health check's probe.</summary>
+    /// <remarks>A probe that meets a connection the server closed before the read thread noticed (the server died or
+    /// restarted) fails with <see cref="MemcachedErrorKind.ConnectionBroken"/>, which says nothing of the server now, and
+    /// does not mark it down: <c>mn</c> changes nothing, so the probe asks once more, on a fresh connection, whose
+    /// answer (or refusal, which marks the server down) is the server's state.</remarks>
+    internal async Task<TimeSpan> PingAsync(CancellationToken cancellationToken)
+    {
+        long start = Stopwatch.GetTimestamp();
+        try
+        {
+            await ExecuteAsync(TextRequest.Noop(), cancellationToken).ConfigureAwait(false);
+        }
+        catch (MemcachedException ex) when (ex.Kind == MemcachedErrorKind.ConnectionBroken)
+        {
+            start = Stopwatch.GetTimestamp();
+            await ExecuteAsync(TextRequest.Noop(), cancellationToken).ConfigureAwait(false);
+        }
+
+        return Stopwatch.GetElapsedTime(start);
+    }
+
+    /// <summary>Describes the outage for the health check, or null when the server is up.</summary>
+    internal (string Reason, TimeSpan DownFor, TimeSpan NextAttemptIn)? DescribeOutage()
+    {
+        lock (_gate)
+        {
+            if (!_down)
+            {
+                return null;
+            }
+
+            long now = Stopwatch.GetTimestamp();
+            return (_downCause?.Message ?? "unknown", Stopwatch.GetElapsedTime(_downSinceTimestamp, now),
+                Stopwatch.GetElapsedTime(now, Math.Max(now, Interlocked.Read(ref _retryAtTimestamp))));
+        }
+    }
+
+    [AsyncMethodBuilder(typeof(PoolingAsyncValueTaskMethodBuilder<>))]
+    private static async ValueTask<TResult> SendAndAwaitAsync<TResult>(ValueTask<MemcachedConnection> acquire, MemcachedRequest<TResult> request, CancellationToken cancellationToken)
+    {
+        MemcachedConnection connection = await acquire.ConfigureAwait(false);
+        connection.Send(request);
+        if (!cancellationToken.CanBeCanceled)
+        {
+            return await request.AsValueTask().ConfigureAwait(false);
+        }
+
+        // Cancelling ends the caller's wait at once. A request not yet written is then dropped by the write thread; one
+        // already written stays in the FIFO and its reply is read and discarded, so the connection stays in step.
+        using (cancellationToken.UnsafeRegister(static (state, token) => ((MemcachedRequest<TResult>)state!).Cancel(token), request))
+        {
+            return await request.AsValueTask().ConfigureAwait(false);
+        }
+    }
+
+    public void Dispose()
+    {
+        lock (_gate)
+        {
+            if (_disposed.IsCancellationRequested)
+            {
+                return;
+            }
+
+            _disposed.Cancel();
+        }
+
+        var error = new ObjectDisposedException(nameof(MemcachedClient));
+        for (int i = 0; i < _connections.Length; i++)
+        {
+            Interlocked.Exchange(ref _connections[i], null)?.Break(error, MemcachedErrorKind.ConnectionBroken);
+        }
+    }
+}

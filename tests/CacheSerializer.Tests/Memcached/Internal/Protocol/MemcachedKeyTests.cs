@@ -1,0 +1,89 @@
+using System.Text;
+using CacheSerializer.Memcached.Internal.Protocol;
+
+namespace CacheSerializer.Tests.Memcached.Internal.Protocol;
+
+public class MemcachedKeyTests
+{
+    [Fact]
+    public void Create_PrintableAscii_IsSentPlainWithPrefix()
+    {
+        var key = MemcachedKey.Create("app:", "user/42");
+
+        Assert.False(key.IsBase64);
+        Assert.Equal("app:user/42", Encoding.ASCII.GetString(key.Wire));
+        Assert.Equal(key.Wire, key.Binary);
+    }
+
+    [Theory]
+    [InlineData("with space")]
+    [InlineData("ключ")]
+    [InlineData("tab\there")]
+    [InlineData("line\r\nEND")]
+    public void Create_NotPlain_IsBase64OfUtf8(string text)
+    {
+        var key = MemcachedKey.Create(string.Empty, text);
+
+        Assert.True(key.IsBase64);
+        Assert.Equal(Encoding.UTF8.GetBytes(text), key.Binary);
+        Assert.Equal(Convert.ToBase64String(Encoding.UTF8.GetBytes(text)), Encoding.ASCII.GetString(key.Wire));
+    }
+
+    [Fact]
+    public void Create_Plain250Bytes_IsSentPlain()
+    {
+        var key = MemcachedKey.Create(string.Empty, new string('a', 250));
+
+        Assert.False(key.IsBase64);
+        Assert.Equal(250, key.Wire.Length);
+    }
+
+    [Fact]
+    public void Create_Plain251Bytes_IsHashedWithMarker()
+    {
+        var key = MemcachedKey.Create(string.Empty, new string('a', 251));
+
+        Assert.True(key.IsBase64);
+        Assert.Equal(33, key.Binary.Length);
+        Assert.Equal(0xFF, key.Binary[0]);
+        Assert.Equal(44, key.Wire.Length);
+    }
+
+    [Fact]
+    public void Create_NonAscii186And187Bytes_Base64ThenHashed()
+    {
+        string at186 = new string('é', 93); // 2 UTF-8 bytes each
+        string at188 = new string('é', 94);
+
+        Assert.Equal(186, MemcachedKey.Create(string.Empty, at186).Binary.Length);
+        Assert.Equal(248, MemcachedKey.Create(string.Empty, at186).Wire.Length);
+        Assert.Equal(0xFF, MemcachedKey.Create(string.Empty, at188).Binary[0]);
+    }
+
+    [Fact]
+    public void Create_DifferentLongKeys_GetDifferentHashes()
+    {
+        var a = MemcachedKey.Create(string.Empty, new string('a', 300) + "1");
+        var b = MemcachedKey.Create(string.Empty, new string('a', 300) + "2");
+
+        Assert.NotEqual(a.Binary, b.Binary);
+    }
+
+    [Fact]
+    public void Create_EmptyKeyAndLoneSurrogate_AreHashedNotRejected()
+    {
+        var empty = MemcachedKey.Create(string.Empty, string.Empty);
+        var surrogate = MemcachedKey.Create(string.Empty, "a\uD800b");
+        var otherSurrogate = MemcachedKey.Create(string.Empty, "a\uDC00b");
+
+        Assert.Equal(0xFF, empty.Binary[0]);
+        Assert.Equal(0xFE, surrogate.Binary[0]);
+        Assert.NotEqual(surrogate.Binary, otherSurrogate.Binary);
+    }
+
+    [Fact]
+    public void Create_NullKey_ThrowsArgumentNull()
+    {
+        Assert.Throws<ArgumentNullException>(() => MemcachedKey.Create(string.Empty, null!));
+    }
+}
