@@ -87,8 +87,8 @@ public sealed class ProtobufTranscoderOptions
     /// layout unless <see cref="NullWrappedCollections"/> is off).
     /// </value>
     /// <remarks>
-    /// The transcoder changes nothing on a model it is given: it reads it to run its guards (docs/format.md, "Refused at
-    /// Serialize"), and protobuf-net adds the types it meets, as on any first Serialize. Bodies are exactly what that
+    /// The transcoder changes nothing on a model it is given: it reads it to run its guards (docs/protobuf-format.md, "Refused
+    /// at Serialize"), and protobuf-net adds the types it meets, as on any first Serialize. Bodies are exactly what that
     /// model's own Serialize writes, so null-wrapping, DateTime kinds and DateTimeOffset are as the model says; a type the
     /// model cannot store is refused at Serialize. Guards that read the model's types need a <see cref="RuntimeTypeModel"/>;
     /// with a compiled model only the checks through <see cref="TypeModel"/> run.

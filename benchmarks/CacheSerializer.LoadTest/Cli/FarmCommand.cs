@@ -3,7 +3,7 @@ using CacheSerializer.LoadTest.Farm;
 
 namespace CacheSerializer.LoadTest.Cli;
 
-/// <summary>The <c>farm</c> command: the farm scenario of issue 17 (docs/loadtest.md, "The farm scenario").</summary>
+/// <summary>The <c>farm</c> command: the farm scenario of issue 17 (docs/loadtest.md, "Farm scenario").</summary>
 internal static class FarmCommand
 {
     private static readonly FarmSettings Defaults = new();

@@ -6,7 +6,8 @@ namespace CacheSerializer.Benchmarks.Tests.Workloads.Contenders;
 
 /// <summary>
 /// This transcoder's payload sizes on every workload, exactly, and the issue 11 size targets it MEETS. A target it misses
-/// has no test here (a test would have to pretend): docs/benchmarks-transcoders.md records each miss, by how much and why.
+/// has no test here (a test would have to pretend): docs/benchmarks/transcoders-2026-11-22.md, "The targets of issue 11,
+/// checked", records each miss, by how much and why.
 /// </summary>
 /// <remarks>
 /// Figures from the `sizes` command with protobuf-net 3.4.40 as the object engine (.NET 10.0, Brotli from the runtime at
