@@ -11,9 +11,6 @@ internal static partial class ThrowHelper
         new(property, $"MemcachedClientOptions.{property}{(problem.StartsWith('[') ? string.Empty : " ")}{problem}.");
 
     [DoesNotReturn]
-    internal static void ThrowInvalidClientOption(string property, string problem) => throw ClientOptionProblem(property, problem);
-
-    [DoesNotReturn]
     internal static void ThrowValueTooLarge(string server, string operation, int size, int limit) =>
         throw new MemcachedException(MemcachedErrorKind.ValueTooLarge, server, operation,
             $"{operation} on {server}: the value is {size} bytes, above the limit of {limit} bytes (MemcachedClientOptions.MaxValueSize; the server's limit is memcached -I). Store smaller values or raise both limits.");
