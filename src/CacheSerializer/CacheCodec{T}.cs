@@ -20,6 +20,8 @@ public abstract class CacheCodec<T> : CacheCodec
     /// <summary>Creates a codec storing its items under <paramref name="flags"/>.</summary>
     /// <param name="flags">The codec's flag, in 0xC620-0xC67F (<see cref="CacheCodec.FirstFlag"/>-<see cref="CacheCodec.LastFlag"/>).</param>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="flags"/> is outside the application range.</exception>
+    [System.Diagnostics.CodeAnalysis.SuppressMessage("ApiDesign", "RS0022:Constructor make noninheritable base class inheritable",
+        Justification = "By design: applications derive from CacheCodec<T>, never from CacheCodec (private protected constructor). CacheCodec has no protected members to expose, and its internal abstract ones are sealed here.")]
     protected CacheCodec(uint flags)
         : base(flags)
     {

@@ -35,6 +35,8 @@ public class TranscoderException : CacheSerializerException
     /// <param name="flags">The flags of the item being read or written, if known.</param>
     /// <param name="dataType">The type being written, or the type asked for when reading, if known.</param>
     /// <param name="innerException">The cause.</param>
+    [System.Diagnostics.CodeAnalysis.SuppressMessage("ApiDesign", "RS0026:Do not add multiple public overloads with optional parameters",
+        Justification = "Both overloads are in the first release (0.1.0), so no compiled caller can bind to the wrong one; which of the two keeps its optional cause is to be settled before 1.0.")]
     public TranscoderException(string message, uint? flags, Type? dataType, Exception? innerException = null)
         : this(message, TranscoderErrorKind.Other, flags, dataType, innerException)
     {
@@ -46,6 +48,8 @@ public class TranscoderException : CacheSerializerException
     /// <param name="flags">The flags of the item being read or written, if known.</param>
     /// <param name="dataType">The type being written, or the type asked for when reading, if known.</param>
     /// <param name="innerException">The cause.</param>
+    [System.Diagnostics.CodeAnalysis.SuppressMessage("ApiDesign", "RS0026:Do not add multiple public overloads with optional parameters",
+        Justification = "Both overloads are in the first release (0.1.0), so no compiled caller can bind to the wrong one; which of the two keeps its optional cause is to be settled before 1.0.")]
     public TranscoderException(string message, TranscoderErrorKind kind, uint? flags, Type? dataType, Exception? innerException = null)
         : base(message, innerException)
     {

@@ -11,8 +11,6 @@ namespace CacheSerializer.Transcoding.ProtobufNet;
 /// </summary>
 internal static class ModelInternals
 {
-    private const BindingFlags Instance = BindingFlags.Instance | BindingFlags.Public | BindingFlags.NonPublic;
-
     // ValueMember.NullWrappedCollection: what [NullWrappedCollection] sets; no public way to set it at model-build time.
     public static readonly PropertyInfo? NullWrappedCollection = BoolProperty("NullWrappedCollection", writable: true);
 
@@ -25,7 +23,7 @@ internal static class ModelInternals
 
     // MetaType.surrogateType: the type a surrogated type is written as (SetSurrogate); no public getter.
     public static readonly FieldInfo? SurrogateType =
-        typeof(MetaType).GetField("surrogateType", Instance) is { FieldType: var type } field && type == typeof(Type) ? field : null;
+        typeof(MetaType).GetField("surrogateType", ContractTypes.Instance) is { FieldType: var type } field && type == typeof(Type) ? field : null;
 
     /// <summary>Whether every member above was found (true on protobuf-net 3.4.40).</summary>
     public static bool Complete =>
@@ -41,7 +39,7 @@ internal static class ModelInternals
     public static Version? Version => typeof(ValueMember).Assembly.GetName().Version;
 
     private static PropertyInfo? BoolProperty(string name, bool writable) =>
-        typeof(ValueMember).GetProperty(name, Instance) is { PropertyType: var type, CanRead: true } property && type == typeof(bool) && (!writable || property.CanWrite)
+        typeof(ValueMember).GetProperty(name, ContractTypes.Instance) is { PropertyType: var type, CanRead: true } property && type == typeof(bool) && (!writable || property.CanWrite)
             ? property
             : null;
 }

@@ -47,10 +47,6 @@ internal static class ProtobufNetModel
     /// <summary>Whether this protobuf-net lets the transcoder apply the null-wrapped layout (true for 3.4.40).</summary>
     public static bool NullWrappingAvailable => ModelInternals.NullWrappedCollection is not null;
 
-    /// <summary>Whether <paramref name="model"/> writes parseable types as text, natively or through the transcoder's surrogates.</summary>
-    public static bool WritesParseableTypes(TypeModel model) =>
-        model is RuntimeTypeModel runtime && (runtime.AllowParseableTypes || OwnModels.TryGetValue(runtime, out _));
-
     /// <summary>Whether the transcoder gives <paramref name="model"/>'s parseable types their string surrogates (models from <see cref="Create"/>).</summary>
     public static bool IsOwn(RuntimeTypeModel model) => OwnModels.TryGetValue(model, out _);
 
