@@ -23,7 +23,7 @@ public sealed partial class MemcachedClient
         lock (_ringGate)
         {
             MemcachedNode[] up = Array.FindAll(_nodes, static n => !n.IsDown);
-            ServerRing ring = up.Length == _nodes.Length || up.Length == 0 ? _fullRing : new ServerRing(up);
+            ServerRing ring = up.Length == _nodes.Length || up.Length == 0 ? _fullRing : new ServerRing(up, _settings);
             Volatile.Write(ref _ring, ring);
             LogRing(_logger, node.Name, node.IsDown ? "ejected" : "returned", ring.Count, _nodes.Length);
         }

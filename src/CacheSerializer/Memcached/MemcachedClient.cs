@@ -67,7 +67,7 @@ public sealed partial class MemcachedClient : IMemcachedClient, IAsyncDisposable
             _nodes[i] = new MemcachedNode(_settings.Servers[i], _settings, _logger, OnNodeStateChanged);
         }
 
-        _fullRing = _ring = new ServerRing(_nodes);
+        _fullRing = _ring = new ServerRing(_nodes, _settings);
         _returnWin = ReturnWin;
         _unreadable = new UnreadableItems(_transcoder, _settings.OnUnreadableItem, _logger, "memcached client", key => Locate(key).Endpoint);
 

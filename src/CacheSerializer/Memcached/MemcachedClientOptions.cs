@@ -71,6 +71,12 @@ public sealed class MemcachedClientOptions
     /// another build do not cost a miss on every read until they expire.</value>
     public bool DeleteUnreadableItems { get; set; }
 
+    /// <summary>Gets or sets which server each key is stored on. Every client of a cache must place keys alike; an
+    /// application switching from EnyimMemcachedCore sets <see cref="Memcached.KeyPlacement.EnyimMemcachedCore"/> until no
+    /// client places them the old way (docs/client.md, "Key placement").</summary>
+    /// <value><see cref="Memcached.KeyPlacement.Ketama"/>, libmemcached's.</value>
+    public KeyPlacement KeyPlacement { get; set; } = KeyPlacement.Ketama;
+
     /// <summary>Gets or sets a value indicating whether a server marked down is taken off the ketama ring until it is back:
     /// its keys then go to the live servers (libmemcached's auto-eject) instead of missing.</summary>
     /// <value><see langword="false"/>: a down server's keys miss (or throw) until it is back, and never move. With
@@ -133,7 +139,7 @@ public sealed class MemcachedClientOptions
             .Append(CultureInfo.InvariantCulture, $", ConnectTimeout = {ConnectTimeout}, OperationTimeout = {OperationTimeout}, ServerDownInterval = {ServerDownInterval}")
             .Append(CultureInfo.InvariantCulture, $", KeyPrefix = '{KeyPrefix}', MaxValueSize = {MaxValueSize}, OnServerFailure = {OnServerFailure}")
             .Append(CultureInfo.InvariantCulture, $", OnUnreadableItem = {OnUnreadableItem}, DeleteUnreadableItems = {DeleteUnreadableItems}")
-            .Append(CultureInfo.InvariantCulture, $", AutoEject = {AutoEject}, FlushOnReturn = {FlushOnReturn}")
+            .Append(CultureInfo.InvariantCulture, $", KeyPlacement = {KeyPlacement}, AutoEject = {AutoEject}, FlushOnReturn = {FlushOnReturn}")
             .Append(", GetOrCreate = ").Append(GetOrCreate)
             .Append(", Tls = ").Append(Tls)
             .Append(", UserName = ").Append(UserName ?? "(none)")

@@ -24,6 +24,7 @@ internal sealed class ClientSettings
         OnUnreadableItem = options.OnUnreadableItem;
         DeleteUnreadableItems = options.DeleteUnreadableItems;
         AutoEject = options.AutoEject;
+        KeyPlacement = options.KeyPlacement;
         FlushOnReturn = options.FlushOnReturn;
         GetOrCreate = EntryPolicy.FromDefaults(options.GetOrCreate);
         Transcoder = transcoder;
@@ -67,6 +68,8 @@ internal sealed class ClientSettings
     internal bool DeleteUnreadableItems { get; }
 
     internal bool AutoEject { get; }
+
+    internal KeyPlacement KeyPlacement { get; }
 
     internal bool FlushOnReturn { get; }
 
@@ -172,6 +175,11 @@ internal sealed class ClientSettings
         foreach ((string property, string problem) in options.GetOrCreate.Problems())
         {
             Problem($"{nameof(MemcachedClientOptions.GetOrCreate)}.{property}", problem);
+        }
+
+        if (!Enum.IsDefined(options.KeyPlacement))
+        {
+            Problem(nameof(MemcachedClientOptions.KeyPlacement), $"is {(int)options.KeyPlacement}; use Ketama, EnyimMemcachedCore or EnyimMemcachedCoreLegacy");
         }
 
         if (!Enum.IsDefined(options.OnServerFailure))

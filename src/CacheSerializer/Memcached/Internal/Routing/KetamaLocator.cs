@@ -16,7 +16,7 @@ namespace CacheSerializer.Memcached.Internal.Routing;
 /// </remarks>
 [System.Diagnostics.CodeAnalysis.SuppressMessage("Security", "CA5351:Do Not Use Broken Cryptographic Algorithms",
     Justification = "MD5 is ketama's placement hash (libmemcached compatibility), not a security measure.")]
-internal sealed class KetamaLocator
+internal sealed class KetamaLocator : IKeyLocator
 {
     private const int PointsPerServer = 160;
     private const int PointsPerHash = 4;
@@ -76,8 +76,8 @@ internal sealed class KetamaLocator
         return BinaryPrimitives.ReadUInt32LittleEndian(digest);
     }
 
-    /// <summary>Returns the index (in the configured list) of the server owning <paramref name="key"/>.</summary>
-    internal int Locate(ReadOnlySpan<byte> key)
+    /// <inheritdoc/>
+    public int Locate(ReadOnlySpan<byte> key)
     {
         if (_owners.Length == 0 || _singleServer)
         {

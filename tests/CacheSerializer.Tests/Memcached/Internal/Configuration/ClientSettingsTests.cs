@@ -36,6 +36,16 @@ public class ClientSettingsTests
     }
 
     [Fact]
+    public void Create_KeyPlacementUndefined_NamesTheOptionAndTheValues()
+    {
+        var options = new MemcachedClientOptions { Servers = { "127.0.0.1:11211" }, KeyPlacement = (KeyPlacement)7 };
+
+        MemcachedConfigurationException ex = Assert.Throws<MemcachedConfigurationException>(() => ClientSettings.Create(options));
+
+        Assert.Equal("MemcachedClientOptions.KeyPlacement is 7; use Ketama, EnyimMemcachedCore or EnyimMemcachedCoreLegacy.", ex.Message);
+    }
+
+    [Fact]
     public void Create_DuplicateServer_NamesBothEntriesAndTheFix()
     {
         var options = new MemcachedClientOptions { Servers = { "127.0.0.1:11211", "127.0.0.1" } };
