@@ -12,8 +12,6 @@ namespace CacheSerializer.Tests.Memcached;
 /// the default policy (<see cref="ServerFailurePolicy.Miss"/>) is tested in <see cref="MemcachedClientOutageTests"/>.</remarks>
 public sealed class MemcachedClientFailureTests
 {
-    private static readonly TimeSpan Bound = TimeSpan.FromSeconds(15);
-
     private static MemcachedClientOptions Options(params string[] servers)
     {
         var options = new MemcachedClientOptions
@@ -99,7 +97,7 @@ public sealed class MemcachedClientFailureTests
         {
             await client.GetAsync<string>(onB[0]);
             return 0;
-        }, TimeSpan.Zero).WaitAsync(Bound));
+        }, TimeSpan.Zero).WaitAsync(Bound.NotStuck));
         Assert.Equal(b.Endpoint, down.Server);
         var failFast = Stopwatch.StartNew();
         MemcachedException fast = await Assert.ThrowsAsync<MemcachedException>(() => client.SetAsync(onB[0], "x"));
@@ -114,11 +112,11 @@ public sealed class MemcachedClientFailureTests
         }
 
         b.Restart();
-        await Eventually(() => client.SetAsync(onB[0], "value-of:" + onB[0]), Bound);
+        await Eventually(() => client.SetAsync(onB[0], "value-of:" + onB[0]), Bound.NotStuck);
         Assert.Equal("value-of:" + onB[0], (await client.GetAsync<string>(onB[0])).Value);
 
         await stop.CancelAsync();
-        await Task.WhenAll(workers).WaitAsync(Bound);
+        await Task.WhenAll(workers).WaitAsync(Bound.NotStuck);
         Assert.Equal(0, wrong);
         Assert.True(failures > 0);
         Assert.Contains(logs.Entries, e => e.Level == LogLevel.Warning && e.Message.Contains($"{b.Endpoint} is down", StringComparison.Ordinal));
@@ -157,7 +155,7 @@ public sealed class MemcachedClientFailureTests
         var clock = Stopwatch.StartNew();
 
         Task<MemcachedGetResult<string>>[] calls = Enumerable.Range(0, 20).Select(i => client.GetAsync<string>($"k{i}")).ToArray();
-        MemcachedException[] errors = await Task.WhenAll(calls.Select(t => Assert.ThrowsAsync<MemcachedException>(() => t))).WaitAsync(Bound);
+        MemcachedException[] errors = await Task.WhenAll(calls.Select(t => Assert.ThrowsAsync<MemcachedException>(() => t))).WaitAsync(Bound.NotStuck);
 
         Assert.InRange(clock.Elapsed, TimeSpan.FromMilliseconds(900), TimeSpan.FromSeconds(5));
         Assert.Contains(errors, e => e.Kind == MemcachedErrorKind.Timeout && e.Message.Contains("awaiting the reply", StringComparison.Ordinal));
@@ -179,8 +177,8 @@ public sealed class MemcachedClientFailureTests
             options.ServerDownInterval = TimeSpan.FromMinutes(1);
             await using var client = new MemcachedClient(options);
 
-            MemcachedException first = await Assert.ThrowsAsync<MemcachedException>(() => client.GetAsync<string>("k")).WaitAsync(Bound);
-            MemcachedException second = await Assert.ThrowsAsync<MemcachedException>(() => client.GetAsync<string>("k")).WaitAsync(Bound);
+            MemcachedException first = await Assert.ThrowsAsync<MemcachedException>(() => client.GetAsync<string>("k")).WaitAsync(Bound.NotStuck);
+            MemcachedException second = await Assert.ThrowsAsync<MemcachedException>(() => client.GetAsync<string>("k")).WaitAsync(Bound.NotStuck);
 
             Assert.Equal((round, MemcachedErrorKind.ConnectionBroken, MemcachedErrorKind.ServerDown), (round, first.Kind, second.Kind));
         }
@@ -196,7 +194,7 @@ public sealed class MemcachedClientFailureTests
         using var cts = new CancellationTokenSource(TimeSpan.FromMilliseconds(200));
         var clock = Stopwatch.StartNew();
 
-        await Assert.ThrowsAnyAsync<OperationCanceledException>(() => client.GetAsync<string>("k", cts.Token)).WaitAsync(Bound);
+        await Assert.ThrowsAnyAsync<OperationCanceledException>(() => client.GetAsync<string>("k", cts.Token)).WaitAsync(Bound.NotStuck);
 
         Assert.True(clock.Elapsed < TimeSpan.FromSeconds(2), $"cancellation took {clock.Elapsed}");
     }
@@ -207,7 +205,7 @@ public sealed class MemcachedClientFailureTests
         using var liar = FakeMemcachedServer.AnsweringWithWrongOpaque();
         await using var client = new MemcachedClient(Options(liar.Endpoint));
 
-        MemcachedException ex = await Assert.ThrowsAsync<MemcachedException>(() => client.GetAsync<string>("k")).WaitAsync(Bound);
+        MemcachedException ex = await Assert.ThrowsAsync<MemcachedException>(() => client.GetAsync<string>("k")).WaitAsync(Bound.NotStuck);
 
         Assert.Equal(MemcachedErrorKind.ProtocolError, ex.Kind);
         Assert.Contains("O999999", ex.Message, StringComparison.Ordinal);
@@ -224,7 +222,7 @@ public sealed class MemcachedClientFailureTests
         Assert.False((await client.GetAsync<string>("k")).Found);
         // The duplicate reply arrives with nothing waiting: the connection is thrown away. Waiting for that (not for a
         // fixed time) keeps the next get from being sent on it before the duplicate arrives and taken for its reply.
-        await FakeMemcachedServer.UntilAsync(() => stutter.ClosedByClient == 1, "the client closes the connection the duplicate reply arrived on");
+        await Poll.UntilAsync(() => stutter.ClosedByClient == 1, "the client closes the connection the duplicate reply arrived on");
 
         Assert.False((await client.GetAsync<string>("k")).Found);
         Assert.Equal(2, stutter.Accepted);
@@ -261,7 +259,7 @@ public sealed class MemcachedClientFailureTests
             _ => () => client.GetStatsAsync(),
         };
 
-        MemcachedException ex = await Assert.ThrowsAsync<MemcachedException>(call).WaitAsync(Bound);
+        MemcachedException ex = await Assert.ThrowsAsync<MemcachedException>(call).WaitAsync(Bound.NotStuck);
 
         Assert.Equal(MemcachedErrorKind.ServerError, ex.Kind);
         Assert.Equal(command, ex.Operation);
@@ -295,7 +293,7 @@ public sealed class MemcachedClientFailureTests
             {
                 return ex;
             }
-        })).WaitAsync(Bound);
+        })).WaitAsync(Bound.NotStuck);
 
         // Which callers get the slot is the scheduler's choice: some are served, the rest refused as QueueFull, none
         // fails in another way.
@@ -333,12 +331,12 @@ public sealed class MemcachedClientFailureTests
         options.OperationTimeout = TimeSpan.FromSeconds(10);
         await using var client = new MemcachedClient(options);
         Task<MemcachedGetResult<string>>[] calls = Enumerable.Range(0, 20).Select(i => client.GetAsync<string>($"k{i}")).ToArray();
-        await FakeMemcachedServer.UntilAsync(() => silent.LinesReceived == 2, "the two calls that fit in the pipeline are written");
+        await Poll.UntilAsync(() => silent.LinesReceived == 2, "the two calls that fit in the pipeline are written");
         var clock = Stopwatch.StartNew();
 
         silent.Dispose(); // closes the connection: 2 calls were awaiting replies, 18 were waiting for a slot
 
-        MemcachedException[] errors = await Task.WhenAll(calls.Select(t => Assert.ThrowsAsync<MemcachedException>(() => t))).WaitAsync(Bound);
+        MemcachedException[] errors = await Task.WhenAll(calls.Select(t => Assert.ThrowsAsync<MemcachedException>(() => t))).WaitAsync(Bound.NotStuck);
         Assert.True(clock.Elapsed < TimeSpan.FromSeconds(3), $"took {clock.Elapsed}");
         Assert.All(errors, e => Assert.Contains(e.Kind, new[] { MemcachedErrorKind.ConnectionBroken, MemcachedErrorKind.ConnectFailed, MemcachedErrorKind.ServerDown }));
     }
@@ -375,8 +373,8 @@ public sealed class MemcachedClientFailureTests
         Task<MemcachedStoreResult>[] async = Enumerable.Range(0, 3000).Select(i => client.SetAsync($"start:{i}", "v")).ToArray();
         Task<bool>[] blocking = Enumerable.Range(0, 8).Select(i => Task.Run(() => client.SetAsync($"start-sync:{i}", "v").GetAwaiter().GetResult() == MemcachedStoreResult.Stored)).ToArray();
 
-        await Task.WhenAll(async).WaitAsync(Bound);
-        await Task.WhenAll(blocking).WaitAsync(Bound);
+        await Task.WhenAll(async).WaitAsync(Bound.NotStuck);
+        await Task.WhenAll(blocking).WaitAsync(Bound.NotStuck);
         Assert.All(async, t => Assert.Equal(MemcachedStoreResult.Stored, t.Result));
         Assert.All(blocking, t => Assert.True(t.Result));
     }
@@ -394,7 +392,7 @@ public sealed class MemcachedClientFailureTests
         server.Restart();
         await MemcachedServerFixture.UntilClientConnectionsClosedAsync(server.Port); // the idle connections' read loops saw the close
 
-        MemcachedStoreResult[] results = await Task.WhenAll(Enumerable.Range(0, 200).Select(i => client.SetAsync($"after:{i}", "v"))).WaitAsync(Bound);
+        MemcachedStoreResult[] results = await Task.WhenAll(Enumerable.Range(0, 200).Select(i => client.SetAsync($"after:{i}", "v"))).WaitAsync(Bound.NotStuck);
         Assert.All(results, r => Assert.Equal(MemcachedStoreResult.Stored, r));
         Assert.Equal("v", (await client.GetAsync<string>("after:7")).Value);
     }
@@ -422,7 +420,7 @@ public sealed class MemcachedClientFailureTests
         await client.SetAsync("dns", "1");
         server.Restart();
         await MemcachedServerFixture.UntilClientConnectionsClosedAsync(server.Port);
-        await Eventually(() => client.SetAsync("dns", "2"), Bound);
+        await Eventually(() => client.SetAsync("dns", "2"), Bound.NotStuck);
 
         Assert.Equal("2", (await client.GetAsync<string>("dns")).Value);
         Assert.Equal(["localhost", "localhost"], resolved);
@@ -447,19 +445,16 @@ public sealed class MemcachedClientFailureTests
     public async Task Dispose_FailsCallsInFlightAndLaterCalls()
     {
         using var silent = FakeMemcachedServer.NeverAnswering();
-        var client = new MemcachedClient(Options(silent.Endpoint) is var o ? WithTimeout(o) : null!);
+        MemcachedClientOptions options = Options(silent.Endpoint);
+        options.OperationTimeout = TimeSpan.FromSeconds(30);
+        var client = new MemcachedClient(options);
         Task<MemcachedGetResult<string>> inFlight = client.GetAsync<string>("k");
         await Task.Delay(100);
 
         await client.DisposeAsync();
 
-        await Assert.ThrowsAsync<MemcachedException>(() => inFlight).WaitAsync(Bound);
+        // Within half the operation timeout: the dispose failed the call, not the timeout.
+        await Assert.ThrowsAsync<MemcachedException>(() => inFlight).WaitAsync(options.OperationTimeout / 2);
         await Assert.ThrowsAsync<ObjectDisposedException>(() => client.GetAsync<string>("k"));
-    }
-
-    private static MemcachedClientOptions WithTimeout(MemcachedClientOptions options)
-    {
-        options.OperationTimeout = TimeSpan.FromSeconds(30);
-        return options;
     }
 }
