@@ -53,7 +53,11 @@ public sealed class MemcachedClientFailureTests
         using var c = MemcachedServer.Start();
         var logs = new ListLoggerProvider();
         using ILoggerFactory loggerFactory = LoggerFactory.Create(builder => builder.AddProvider(logs).SetMinimumLevel(LogLevel.Debug));
-        await using var client = new MemcachedClient(Options(a.Endpoint, b.Endpoint, c.Endpoint), loggerFactory);
+        MemcachedClientOptions options = Options(a.Endpoint, b.Endpoint, c.Endpoint);
+        // Timeouts far above the fail-fast bound below, so that a call that waited for one cannot pass for a fast failure.
+        options.ConnectTimeout = TimeSpan.FromSeconds(10);
+        options.OperationTimeout = TimeSpan.FromSeconds(10);
+        await using var client = new MemcachedClient(options, loggerFactory);
         string[] keys = Enumerable.Range(0, 300).Select(i => $"kill:{i}").ToArray();
         string[] onB = keys.Where(k => client.GetServerForKey(k) == b.Endpoint).ToArray();
         string[] elsewhere = keys.Except(onB).ToArray();
@@ -104,6 +108,8 @@ public sealed class MemcachedClientFailureTests
         failFast.Stop();
         Assert.Contains(fast.Kind, new[] { MemcachedErrorKind.ServerDown, MemcachedErrorKind.ConnectFailed });
         Assert.Equal("set", fast.Operation);
+        // Down (or refused at once on loopback): a fifth of either timeout, far above a loaded machine's scheduling delays.
+        Assert.True(failFast.Elapsed < options.OperationTimeout / 5, $"a call to the killed server took {failFast.Elapsed} to fail");
 
         // ...while the other servers keep working.
         foreach (string key in elsewhere.Take(50))
