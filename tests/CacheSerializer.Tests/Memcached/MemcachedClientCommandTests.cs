@@ -289,17 +289,19 @@ public sealed class MemcachedClientCommandTests : IDisposable
     }
 
     [Fact]
-    public async Task SetAsync_TtlTwoSeconds_ExpiresAndTouchExtends()
+    public async Task SetAsync_TtlFiveSeconds_ExpiresAndTouchExtends()
     {
-        // memcached's clock moves in whole seconds: a TTL of 2 lives between 1 and 2 seconds.
+        // memcached's clock moves in whole seconds: a TTL of 5 lives between 4 and 5 seconds, so the three round trips
+        // before the first read have 4 s even on a loaded machine (a TTL of 2 left them 1 s). The wait is the TTL and a
+        // tenth, as it was for 2 s.
         string expiring = Key("ttl");
         string touched = Key("ttl-touched");
-        await _client.SetAsync(expiring, "x", TimeSpan.FromSeconds(2));
-        await _client.SetAsync(touched, "y", TimeSpan.FromSeconds(2));
+        await _client.SetAsync(expiring, "x", TimeSpan.FromSeconds(5));
+        await _client.SetAsync(touched, "y", TimeSpan.FromSeconds(5));
         Assert.True(await _client.TouchAsync(touched, TimeSpan.FromSeconds(60)));
         Assert.True((await _client.GetAsync<string>(expiring)).Found);
 
-        await Task.Delay(2200);
+        await Task.Delay(5500);
 
         Assert.False((await _client.GetAsync<string>(expiring)).Found);
         Assert.Equal("y", (await _client.GetAsync<string>(touched)).Value);
