@@ -1,3 +1,5 @@
+using System.Net;
+using System.Net.Sockets;
 using System.Text;
 using CacheSerializer.Memcached;
 using CacheSerializer.Tests.Memcached.Fixtures;
@@ -204,6 +206,33 @@ public sealed class MemcachedClientCommandTests : IDisposable
 
         Assert.False((await b.GetAsync<string>(key)).Found);
         Assert.Equal("from a", (await _client.GetAsync<string>("a:" + key)).Value);
+    }
+
+    [Fact]
+    public async Task SetAsync_PlainKeyWithPrefix_AnotherClientReadsItUnderTheUtf8BytesOfPrefixAndKey()
+    {
+        using MemcachedClient prefixed = _fixture.CreateClient(configure: o => o.KeyPrefix = "app:");
+        string key = Key("user/42");
+        await prefixed.SetAsync(key, "plain");
+
+        // A text-protocol get, as any other client sends it: memcached names the key it stored the item under.
+        using var other = new TcpClient();
+        await other.ConnectAsync(IPAddress.Loopback, _fixture.Primary.Port);
+        NetworkStream stream = other.GetStream();
+        await stream.WriteAsync(Encoding.UTF8.GetBytes($"get app:{key}\r\n"));
+        var reply = new MemoryStream();
+        byte[] buffer = new byte[4096];
+        using var bound = new CancellationTokenSource(Bound.NotStuck);
+        while (!reply.ToArray().AsSpan().EndsWith("END\r\n"u8))
+        {
+            int read = await stream.ReadAsync(buffer, bound.Token);
+            Assert.NotEqual(0, read);
+            reply.Write(buffer, 0, read);
+        }
+
+        string text = Encoding.UTF8.GetString(reply.ToArray());
+        Assert.StartsWith($"VALUE app:{key} ", text, StringComparison.Ordinal);
+        Assert.EndsWith("\r\nplain\r\nEND\r\n", text, StringComparison.Ordinal);
     }
 
     [Fact]
