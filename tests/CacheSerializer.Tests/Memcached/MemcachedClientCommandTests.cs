@@ -347,6 +347,28 @@ public sealed class MemcachedClientCommandTests : IDisposable
         Assert.Equal("long", (await _client.GetAsync<string>(key)).Value);
     }
 
+    public static TheoryData<string, double> FarFutureExpirations => new()
+    {
+        { "12 years", TimeSpan.FromDays(365 * 12).TotalSeconds },
+        { "20 years", TimeSpan.FromDays(365 * 20).TotalSeconds },
+        { "TimeSpan.MaxValue", TimeSpan.MaxValue.TotalSeconds },
+    };
+
+    [Theory]
+    [MemberData(nameof(FarFutureExpirations))]
+    public async Task SetAsync_ExpirationBeyond2038_EntryIsKeptUntil2038(string name, double seconds)
+    {
+        TimeSpan expiration = seconds >= TimeSpan.MaxValue.TotalSeconds ? TimeSpan.MaxValue : TimeSpan.FromSeconds(seconds);
+        string key = Key("far:" + name);
+
+        Assert.Equal(MemcachedStoreResult.Stored, await _client.SetAsync(key, "kept", expiration));
+
+        Assert.Equal("kept", (await _client.GetAsync<string>(key)).Value);
+        long remaining = (await _client.GetRawAsync(key, CancellationToken.None, ttl: true)).Ttl;
+        long untilCap = int.MaxValue - DateTimeOffset.UtcNow.ToUnixTimeSeconds();
+        Assert.InRange(remaining, untilCap - 5, untilCap + 5); // memcached counts the TTL to 2038-01-19T03:14:07Z
+    }
+
     [Fact]
     public async Task SetAsync_NegativeExpiration_ThrowsArgumentOutOfRange()
     {

@@ -7,7 +7,8 @@ using Microsoft.Extensions.Logging;
 
 namespace CacheSerializer.Tests.Memcached;
 
-/// <summary>Faults: servers killed and restarted, listeners that never answer, and each EnyimMemcachedCore complaint.</summary>
+/// <summary>Faults: servers killed, frozen and restarted (also with sets in flight), listeners that never answer or send
+/// what memcached never sends, and each EnyimMemcachedCore complaint.</summary>
 /// <remarks>These tests look at the exceptions themselves, so their clients use <see cref="ServerFailurePolicy.Throw"/>;
 /// the default policy (<see cref="ServerFailurePolicy.Miss"/>) is tested in <see cref="MemcachedClientOutageTests"/>.</remarks>
 public sealed class MemcachedClientFailureTests
@@ -462,5 +463,99 @@ public sealed class MemcachedClientFailureTests
         // Within half the operation timeout: the dispose failed the call, not the timeout.
         await Assert.ThrowsAsync<MemcachedException>(() => inFlight).WaitAsync(options.OperationTimeout / 2);
         await Assert.ThrowsAsync<ObjectDisposedException>(() => client.GetAsync<string>("k"));
+    }
+
+    [Fact]
+    public async Task SetsInFlight_ServerKilled_EveryWrittenSetFailsAsConnectionBrokenNotServerDown()
+    {
+        // The server is frozen so that every set is written and none is answered, then killed while other callers keep
+        // sending: the connections break, a reconnect is refused and marks the server down (breaking any connection not
+        // yet broken), and no written set may claim it was "not sent".
+        using var server = MemcachedServer.Start();
+        await using var client = new MemcachedClient(InFlightOptions(server, TimeSpan.FromSeconds(30)));
+        await Task.WhenAll(Enumerable.Range(0, 40).Select(i => client.SetAsync($"warm:{i}", "v"))); // opens the 4 connections
+        server.Pause();
+        Task<MemcachedStoreResult>[] sets = Enumerable.Range(0, 400).Select(i => client.SetAsync($"inflight:{i}", "v")).ToArray();
+        await Task.Delay(500); // the write threads send them all; the frozen server's socket buffers take them
+        using var stop = new CancellationTokenSource();
+        var racerKinds = new List<MemcachedErrorKind>();
+        var racer = Task.Run(async () =>
+        {
+            for (int i = 0; !stop.IsCancellationRequested; i++)
+            {
+                try
+                {
+                    await client.SetAsync($"racer:{i}", "v");
+                }
+                catch (MemcachedException ex)
+                {
+                    lock (racerKinds)
+                    {
+                        racerKinds.Add(ex.Kind);
+                    }
+                }
+            }
+        });
+
+        server.Kill();
+        MemcachedException[] errors = await Task.WhenAll(sets.Select(t => Assert.ThrowsAsync<MemcachedException>(() => t))).WaitAsync(Bound.Burst);
+        await Task.Delay(200);
+        await stop.CancelAsync();
+        await racer.WaitAsync(Bound.Burst);
+
+        Assert.All(errors, e => Assert.Equal(MemcachedErrorKind.ConnectionBroken, e.Kind));
+        Assert.All(errors, e => Assert.Contains("may or may not have been applied", e.Message, StringComparison.Ordinal));
+        Assert.Contains(MemcachedErrorKind.ServerDown, racerKinds); // the server was marked down meanwhile
+    }
+
+    [Fact]
+    public async Task SetsInFlight_ServerFrozenPastTheTimeout_OneTimeoutAndEveryOtherWrittenSetConnectionBroken()
+    {
+        // The oldest request times out, which breaks its connection and marks the server down; marking it down breaks the
+        // other connections, whose written sets are ConnectionBroken (the server may have applied them), not ServerDown.
+        using var server = MemcachedServer.Start();
+        await using var client = new MemcachedClient(InFlightOptions(server, TimeSpan.FromSeconds(1)));
+        await Task.WhenAll(Enumerable.Range(0, 40).Select(i => client.SetAsync($"warm:{i}", "v")));
+        server.Pause();
+        try
+        {
+            Task<MemcachedStoreResult>[] sets = Enumerable.Range(0, 400).Select(i => client.SetAsync($"frozen:{i}", "v")).ToArray();
+
+            MemcachedException[] errors = await Task.WhenAll(sets.Select(t => Assert.ThrowsAsync<MemcachedException>(() => t))).WaitAsync(Bound.Burst);
+
+            Assert.Single(errors, e => e.Kind == MemcachedErrorKind.Timeout);
+            Assert.Equal(399, errors.Count(e => e.Kind == MemcachedErrorKind.ConnectionBroken));
+        }
+        finally
+        {
+            server.Resume();
+        }
+    }
+
+    private static MemcachedClientOptions InFlightOptions(MemcachedServer server, TimeSpan operationTimeout) => new()
+    {
+        Servers = { server.Endpoint },
+        ConnectionsPerServer = 4,
+        OperationTimeout = operationTimeout,
+        ServerDownInterval = TimeSpan.FromSeconds(30),
+        OnServerFailure = ServerFailurePolicy.Throw,
+    };
+
+    [Fact]
+    public async Task Get_ReplyDeclaringOneGiB_IsAProtocolErrorAndNothingIsAllocatedForIt()
+    {
+        using var liar = FakeMemcachedServer.DeclaringValueOf(1L << 30);
+        var options = new MemcachedClientOptions { Servers = { liar.Endpoint }, OnServerFailure = ServerFailurePolicy.Throw };
+        await using var client = new MemcachedClient(options);
+        long allocatedBefore = GC.GetTotalAllocatedBytes(precise: true);
+
+        MemcachedException ex = await Assert.ThrowsAsync<MemcachedException>(() => client.GetAsync<string>("k")).WaitAsync(Bound.Burst);
+
+        long allocated = GC.GetTotalAllocatedBytes(precise: true) - allocatedBefore;
+        Assert.Equal(MemcachedErrorKind.ProtocolError, ex.Kind);
+        Assert.Equal(
+            $"get on {liar.Endpoint}: protocol error: a VA reply declares a 1073741824-byte value, above the 1049600-byte limit of this connection (MemcachedClientOptions.MaxValueSize plus 1024 bytes); nothing was read into memory for it; the connection was closed.",
+            ex.Message);
+        Assert.True(allocated < 64L * 1024 * 1024, $"{allocated:N0} bytes were allocated while the reply was read");
     }
 }

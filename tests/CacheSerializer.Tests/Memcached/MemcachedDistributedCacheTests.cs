@@ -1,3 +1,4 @@
+using System.Globalization;
 using System.Text;
 using CacheSerializer.LocalServers;
 using CacheSerializer.Memcached;
@@ -135,6 +136,32 @@ public sealed class MemcachedDistributedCacheTests : IDisposable
         Assert.Equal(["get", "touch", "get"], commands); // the second read finds the TTL already slid: one command
         IReadOnlyDictionary<string, IReadOnlyDictionary<string, string>> stats = await _client.GetStatsAsync();
         Assert.Equal("1", stats[_server.Endpoint]["curr_items"]);
+    }
+
+    public static TheoryData<string> FarFutureAbsoluteExpirations => new() { "2040-01-01T00:00:00Z", "2100-01-01T00:00:00Z", "9999-12-31T23:59:59Z" };
+
+    [Theory]
+    [MemberData(nameof(FarFutureAbsoluteExpirations))]
+    public async Task SetAsync_AbsoluteExpirationBeyond2038_EntryIsKept(string at)
+    {
+        var options = new DistributedCacheEntryOptions { AbsoluteExpiration = DateTimeOffset.Parse(at, CultureInfo.InvariantCulture) };
+
+        await _cache.SetAsync("far:" + at, [4, 2], options);
+
+        Assert.Equal([4, 2], await _cache.GetAsync("far:" + at));
+    }
+
+    [Fact]
+    public async Task SetAsync_RelativeAndSlidingTimeSpanMaxValue_EntryIsKeptAndReadsDoNotTouchIt()
+    {
+        await _cache.SetAsync("far:relative", [1], new DistributedCacheEntryOptions { AbsoluteExpirationRelativeToNow = TimeSpan.MaxValue });
+        await _cache.SetAsync("far:sliding", [2], new DistributedCacheEntryOptions { SlidingExpiration = TimeSpan.MaxValue });
+        IReadOnlyDictionary<string, string> before = (await _client.GetStatsAsync())[_server.Endpoint];
+
+        Assert.Equal([1], await _cache.GetAsync("far:relative"));
+        Assert.Equal([2], await _cache.GetAsync("far:sliding"));
+        IReadOnlyDictionary<string, string> after = (await _client.GetStatsAsync())[_server.Endpoint];
+        Assert.Equal(long.Parse(before["cmd_touch"], CultureInfo.InvariantCulture), long.Parse(after["cmd_touch"], CultureInfo.InvariantCulture));
     }
 
     [Fact]
