@@ -57,14 +57,15 @@ internal static partial class ClientBenchmark
         // As memcached -m 512: at most 512 MB, least recently used keys evicted first; nothing persisted (RedisServer).
         using var redis = RedisServer.Start("--maxmemory", "512mb", "--maxmemory-policy", "allkeys-lru");
         string endpoint = server.Endpoint;
+        // memcached's own CPU time (stats rusage) over each run, read by a client of its own outside the timed window;
+        // and its version, as it reports it.
+        await using var statsClient = new MemcachedClient(new MemcachedClientOptions { Servers = { endpoint } });
         Console.WriteLine($"# {DateTime.UtcNow:yyyy-MM-dd HH:mm} UTC, {Environment.ProcessorCount} cores, {System.Runtime.InteropServices.RuntimeInformation.OSDescription}, .NET {Environment.Version}, load average {LoadAverage()}");
-        Console.WriteLine($"# memcached 1.6.18 at {endpoint} (-t 2 -m 512) for memcaslap and MemcachedClient; redis-server {await StackExchangeRedisContender.ServerVersionAsync(redis.Endpoint)} at {redis.Endpoint} (--maxmemory 512mb, allkeys-lru, no persistence) for StackExchange.Redis {StackExchangeRedisContender.ClientVersion}");
+        Console.WriteLine($"# memcached {await ServerVersionAsync(statsClient)} at {endpoint} (-t 2 -m 512) for memcaslap and MemcachedClient; redis-server {await StackExchangeRedisContender.ServerVersionAsync(redis.Endpoint)} at {redis.Endpoint} (--maxmemory 512mb, allkeys-lru, no persistence) for StackExchange.Redis {StackExchangeRedisContender.ClientVersion}");
         Console.WriteLine($"# {seconds} s per run, {rounds} round(s), 90% get / 10% set, {KeyCount:N0} keys of {KeyLength} bytes; server CPU is memcached's for the first two rows, redis-server's for the third");
         Console.WriteLine();
         Console.WriteLine("| Value | Concurrency | Contender | ops/s | p50 | p99 | client CPU µs/op | server CPU µs/op | allocated B/op | Ratio (ops/s vs memcaslap) | ours vs SE.Redis (ops/s) | ours vs SE.Redis (client CPU/op) |");
         Console.WriteLine("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
-        // memcached's own CPU time (stats rusage) over each run, read by a client of its own outside the timed window.
-        await using var statsClient = new MemcachedClient(new MemcachedClientOptions { Servers = { endpoint } });
         foreach (int valueSize in sizes)
         {
             foreach (int concurrency in concurrencies)
@@ -151,13 +152,13 @@ internal static partial class ClientBenchmark
             return options;
         }
 
+        await using var plainStats = new MemcachedClient(PlainOptions());
+        await using var tlsStats = new MemcachedClient(TlsOptions());
         Console.WriteLine($"# {DateTime.UtcNow:yyyy-MM-dd HH:mm} UTC, {Environment.ProcessorCount} cores, {System.Runtime.InteropServices.RuntimeInformation.OSDescription}, .NET {Environment.Version}, load average {LoadAverage()}");
-        Console.WriteLine($"# TLS cost: MemcachedClient against memcached 1.6.18 plaintext ({plain.Endpoint}) and TLS ({secure.Endpoint}, -Z, ECDSA P-256 certificate validated); both -t 2 -m 512; {seconds} s per run, {rounds} round(s), 90% get / 10% set, {KeyLength}-byte keys. memcaslap has no TLS, so it is not run.");
+        Console.WriteLine($"# TLS cost: MemcachedClient against memcached {await ServerVersionAsync(plainStats)} plaintext ({plain.Endpoint}) and TLS ({secure.Endpoint}, -Z, ECDSA P-256 certificate validated); both -t 2 -m 512; {seconds} s per run, {rounds} round(s), 90% get / 10% set, {KeyLength}-byte keys. memcaslap has no TLS, so it is not run.");
         Console.WriteLine();
         Console.WriteLine("| Value | Concurrency | Connection | ops/s | p50 | p99 | client CPU µs/op | memcached CPU µs/op | allocated B/op | Ratio (ops/s vs plaintext) | CPU/op ratio (client, memcached) |");
         Console.WriteLine("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|");
-        await using var plainStats = new MemcachedClient(PlainOptions());
-        await using var tlsStats = new MemcachedClient(TlsOptions());
         foreach (int valueSize in sizes)
         {
             foreach (int concurrency in concurrencies)
@@ -198,6 +199,11 @@ internal static partial class ClientBenchmark
     };
 
     private static string LoadAverage() => File.Exists("/proc/loadavg") ? string.Join(' ', File.ReadAllText("/proc/loadavg").Split(' ').Take(3)) : "n/a";
+
+    /// <summary>The version the one server of <paramref name="statsClient"/> reports (<c>stats</c>, "version"), for the
+    /// header of a run: what ran, not what the apt package was when the benchmark was written.</summary>
+    internal static async Task<string> ServerVersionAsync(MemcachedClient statsClient) =>
+        (await statsClient.GetStatsAsync()).Values.Single()["version"];
 
     private static async Task<double> ServerCpuSecondsAsync(MemcachedClient statsClient)
     {

@@ -1,6 +1,6 @@
-using System.Diagnostics;
 using CacheSerializer.LocalServers;
 using CacheSerializer.Memcached;
+using CacheSerializer.Tests.Memcached.Fixtures;
 
 namespace CacheSerializer.Tests.Memcached;
 
@@ -8,7 +8,6 @@ namespace CacheSerializer.Tests.Memcached;
 /// back when it returns, flushed or not as <see cref="MemcachedClientOptions.FlushOnReturn"/> says.</summary>
 public sealed class MemcachedClientAutoEjectTests : IDisposable
 {
-    private static readonly TimeSpan Bound = TimeSpan.FromSeconds(20);
     private readonly MemcachedServer _a = MemcachedServer.Start();
     private readonly MemcachedServer _b = MemcachedServer.Start();
     private readonly MemcachedServer _c = MemcachedServer.Start();
@@ -30,16 +29,6 @@ public sealed class MemcachedClientAutoEjectTests : IDisposable
         FlushOnReturn = flushOnReturn,
     });
 
-    private static async Task Until(Func<Task<bool>> condition, string what)
-    {
-        var clock = Stopwatch.StartNew();
-        while (!await condition())
-        {
-            Assert.True(clock.Elapsed < Bound, $"timed out waiting until {what}");
-            await Task.Delay(50);
-        }
-    }
-
     [Fact]
     public async Task ServerKilled_AutoEjectOn_ItsKeysAreStoredOnTheLiveServersThenGoBackWhenItReturns()
     {
@@ -49,7 +38,7 @@ public sealed class MemcachedClientAutoEjectTests : IDisposable
         Assert.NotEmpty(onB);
 
         _b.Kill();
-        await Until(async () => await client.SetAsync(onB[0], "x") == MemcachedStoreResult.Stored, "B's keys are placed elsewhere");
+        await Poll.UntilAsync(async () => await client.SetAsync(onB[0], "x") == MemcachedStoreResult.Stored, "B's keys are placed elsewhere");
         MemcachedStoreResult[] stored = await Task.WhenAll(onB.Select(k => client.SetAsync(k, "during:" + k)));
         string[] during = onB.Select(client.GetServerForKey).Distinct().Order().ToArray();
         string?[] read = await Task.WhenAll(onB.Select(k => client.GetValueAsync<string>(k)));
@@ -59,7 +48,7 @@ public sealed class MemcachedClientAutoEjectTests : IDisposable
         Assert.Equal(onB.Select(k => "during:" + k), read);
 
         _b.Restart();
-        await Until(() => Task.FromResult(client.GetServerForKey(onB[0]) == _b.Endpoint), "B is back on the ring");
+        await Poll.UntilAsync(() => client.GetServerForKey(onB[0]) == _b.Endpoint, "B is back on the ring");
         Assert.All(onB, k => Assert.Equal(_b.Endpoint, client.GetServerForKey(k)));
         Assert.False((await client.GetAsync<string>(onB[0])).Found); // B came back empty: a miss, then the application refills it
     }
@@ -96,7 +85,7 @@ public sealed class MemcachedClientAutoEjectTests : IDisposable
         {
             // Only reads go to the frozen server (a store it buffered would be applied when it resumes): the first one
             // times out, which marks it down and ejects it.
-            await Until(async () =>
+            await Poll.UntilAsync(async () =>
             {
                 await client.GetAsync<string>(key);
                 return client.GetServerForKey(key) != _b.Endpoint;
@@ -109,7 +98,7 @@ public sealed class MemcachedClientAutoEjectTests : IDisposable
             _b.Resume();
         }
 
-        await Until(() => Task.FromResult(client.GetServerForKey(key) == _b.Endpoint), "B is back on the ring");
+        await Poll.UntilAsync(() => client.GetServerForKey(key) == _b.Endpoint, "B is back on the ring");
         Assert.Equal(expected, await client.GetValueAsync<string>(key));
     }
 }

@@ -1,3 +1,5 @@
+using System.Net;
+using System.Net.Sockets;
 using System.Text;
 using CacheSerializer.Memcached;
 using CacheSerializer.Tests.Memcached.Fixtures;
@@ -207,6 +209,33 @@ public sealed class MemcachedClientCommandTests : IDisposable
     }
 
     [Fact]
+    public async Task SetAsync_PlainKeyWithPrefix_AnotherClientReadsItUnderTheUtf8BytesOfPrefixAndKey()
+    {
+        using MemcachedClient prefixed = _fixture.CreateClient(configure: o => o.KeyPrefix = "app:");
+        string key = Key("user/42");
+        await prefixed.SetAsync(key, "plain");
+
+        // A text-protocol get, as any other client sends it: memcached names the key it stored the item under.
+        using var other = new TcpClient();
+        await other.ConnectAsync(IPAddress.Loopback, _fixture.Primary.Port);
+        NetworkStream stream = other.GetStream();
+        await stream.WriteAsync(Encoding.UTF8.GetBytes($"get app:{key}\r\n"));
+        var reply = new MemoryStream();
+        byte[] buffer = new byte[4096];
+        using var bound = new CancellationTokenSource(Bound.NotStuck);
+        while (!reply.ToArray().AsSpan().EndsWith("END\r\n"u8))
+        {
+            int read = await stream.ReadAsync(buffer, bound.Token);
+            Assert.NotEqual(0, read);
+            reply.Write(buffer, 0, read);
+        }
+
+        string text = Encoding.UTF8.GetString(reply.ToArray());
+        Assert.StartsWith($"VALUE app:{key} ", text, StringComparison.Ordinal);
+        Assert.EndsWith("\r\nplain\r\nEND\r\n", text, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public async Task AddAsync_MissingThenExisting_StoredThenNotStored()
     {
         string key = Key("add");
@@ -289,17 +318,19 @@ public sealed class MemcachedClientCommandTests : IDisposable
     }
 
     [Fact]
-    public async Task SetAsync_TtlTwoSeconds_ExpiresAndTouchExtends()
+    public async Task SetAsync_TtlFiveSeconds_ExpiresAndTouchExtends()
     {
-        // memcached's clock moves in whole seconds: a TTL of 2 lives between 1 and 2 seconds.
+        // memcached's clock moves in whole seconds: a TTL of 5 lives between 4 and 5 seconds, so the three round trips
+        // before the first read have 4 s even on a loaded machine (a TTL of 2 left them 1 s). The wait is the TTL and a
+        // tenth, as it was for 2 s.
         string expiring = Key("ttl");
         string touched = Key("ttl-touched");
-        await _client.SetAsync(expiring, "x", TimeSpan.FromSeconds(2));
-        await _client.SetAsync(touched, "y", TimeSpan.FromSeconds(2));
+        await _client.SetAsync(expiring, "x", TimeSpan.FromSeconds(5));
+        await _client.SetAsync(touched, "y", TimeSpan.FromSeconds(5));
         Assert.True(await _client.TouchAsync(touched, TimeSpan.FromSeconds(60)));
         Assert.True((await _client.GetAsync<string>(expiring)).Found);
 
-        await Task.Delay(2200);
+        await Task.Delay(5500);
 
         Assert.False((await _client.GetAsync<string>(expiring)).Found);
         Assert.Equal("y", (await _client.GetAsync<string>(touched)).Value);
@@ -314,6 +345,28 @@ public sealed class MemcachedClientCommandTests : IDisposable
         await _client.SetAsync(key, "long", TimeSpan.FromDays(31));
 
         Assert.Equal("long", (await _client.GetAsync<string>(key)).Value);
+    }
+
+    public static TheoryData<string, double> FarFutureExpirations => new()
+    {
+        { "12 years", TimeSpan.FromDays(365 * 12).TotalSeconds },
+        { "20 years", TimeSpan.FromDays(365 * 20).TotalSeconds },
+        { "TimeSpan.MaxValue", TimeSpan.MaxValue.TotalSeconds },
+    };
+
+    [Theory]
+    [MemberData(nameof(FarFutureExpirations))]
+    public async Task SetAsync_ExpirationBeyond2038_EntryIsKeptUntil2038(string name, double seconds)
+    {
+        TimeSpan expiration = seconds >= TimeSpan.MaxValue.TotalSeconds ? TimeSpan.MaxValue : TimeSpan.FromSeconds(seconds);
+        string key = Key("far:" + name);
+
+        Assert.Equal(MemcachedStoreResult.Stored, await _client.SetAsync(key, "kept", expiration));
+
+        Assert.Equal("kept", (await _client.GetAsync<string>(key)).Value);
+        long remaining = (await _client.GetRawAsync(key, CancellationToken.None, ttl: true)).Ttl;
+        long untilCap = int.MaxValue - DateTimeOffset.UtcNow.ToUnixTimeSeconds();
+        Assert.InRange(remaining, untilCap - 5, untilCap + 5); // memcached counts the TTL to 2038-01-19T03:14:07Z
     }
 
     [Fact]

@@ -7,13 +7,12 @@ using Microsoft.Extensions.Logging;
 
 namespace CacheSerializer.Tests.Memcached;
 
-/// <summary>Faults: servers killed and restarted, listeners that never answer, and each EnyimMemcachedCore complaint.</summary>
+/// <summary>Faults: servers killed, frozen and restarted (also with sets in flight), listeners that never answer or send
+/// what memcached never sends, and each EnyimMemcachedCore complaint.</summary>
 /// <remarks>These tests look at the exceptions themselves, so their clients use <see cref="ServerFailurePolicy.Throw"/>;
 /// the default policy (<see cref="ServerFailurePolicy.Miss"/>) is tested in <see cref="MemcachedClientOutageTests"/>.</remarks>
 public sealed class MemcachedClientFailureTests
 {
-    private static readonly TimeSpan Bound = TimeSpan.FromSeconds(15);
-
     private static MemcachedClientOptions Options(params string[] servers)
     {
         var options = new MemcachedClientOptions
@@ -55,7 +54,11 @@ public sealed class MemcachedClientFailureTests
         using var c = MemcachedServer.Start();
         var logs = new ListLoggerProvider();
         using ILoggerFactory loggerFactory = LoggerFactory.Create(builder => builder.AddProvider(logs).SetMinimumLevel(LogLevel.Debug));
-        await using var client = new MemcachedClient(Options(a.Endpoint, b.Endpoint, c.Endpoint), loggerFactory);
+        MemcachedClientOptions options = Options(a.Endpoint, b.Endpoint, c.Endpoint);
+        // Timeouts far above the fail-fast bound below, so that a call that waited for one cannot pass for a fast failure.
+        options.ConnectTimeout = TimeSpan.FromSeconds(10);
+        options.OperationTimeout = TimeSpan.FromSeconds(10);
+        await using var client = new MemcachedClient(options, loggerFactory);
         string[] keys = Enumerable.Range(0, 300).Select(i => $"kill:{i}").ToArray();
         string[] onB = keys.Where(k => client.GetServerForKey(k) == b.Endpoint).ToArray();
         string[] elsewhere = keys.Except(onB).ToArray();
@@ -99,13 +102,15 @@ public sealed class MemcachedClientFailureTests
         {
             await client.GetAsync<string>(onB[0]);
             return 0;
-        }, TimeSpan.Zero).WaitAsync(Bound));
+        }, TimeSpan.Zero).WaitAsync(Bound.NotStuck));
         Assert.Equal(b.Endpoint, down.Server);
         var failFast = Stopwatch.StartNew();
         MemcachedException fast = await Assert.ThrowsAsync<MemcachedException>(() => client.SetAsync(onB[0], "x"));
         failFast.Stop();
         Assert.Contains(fast.Kind, new[] { MemcachedErrorKind.ServerDown, MemcachedErrorKind.ConnectFailed });
         Assert.Equal("set", fast.Operation);
+        // Down (or refused at once on loopback): a fifth of either timeout, far above a loaded machine's scheduling delays.
+        Assert.True(failFast.Elapsed < options.OperationTimeout / 5, $"a call to the killed server took {failFast.Elapsed} to fail");
 
         // ...while the other servers keep working.
         foreach (string key in elsewhere.Take(50))
@@ -114,11 +119,11 @@ public sealed class MemcachedClientFailureTests
         }
 
         b.Restart();
-        await Eventually(() => client.SetAsync(onB[0], "value-of:" + onB[0]), Bound);
+        await Eventually(() => client.SetAsync(onB[0], "value-of:" + onB[0]), Bound.NotStuck);
         Assert.Equal("value-of:" + onB[0], (await client.GetAsync<string>(onB[0])).Value);
 
         await stop.CancelAsync();
-        await Task.WhenAll(workers).WaitAsync(Bound);
+        await Task.WhenAll(workers).WaitAsync(Bound.NotStuck);
         Assert.Equal(0, wrong);
         Assert.True(failures > 0);
         Assert.Contains(logs.Entries, e => e.Level == LogLevel.Warning && e.Message.Contains($"{b.Endpoint} is down", StringComparison.Ordinal));
@@ -129,7 +134,13 @@ public sealed class MemcachedClientFailureTests
     public async Task ServerDown_FailsFastWhileDown()
     {
         int port = MemcachedServer.FreePort();
-        await using var client = new MemcachedClient(Options($"127.0.0.1:{port}") is var o ? WithDownInterval(o, TimeSpan.FromSeconds(30)) : null!);
+        MemcachedClientOptions options = Options($"127.0.0.1:{port}");
+        options.ServerDownInterval = TimeSpan.FromSeconds(30);
+        // Timeouts far above the bound below: a call that tried the server again and waited for either cannot pass for
+        // a fast failure, and the bound stays far from a loaded machine's scheduling delays.
+        options.ConnectTimeout = TimeSpan.FromSeconds(10);
+        options.OperationTimeout = TimeSpan.FromSeconds(10);
+        await using var client = new MemcachedClient(options);
 
         MemcachedException first = await Assert.ThrowsAsync<MemcachedException>(() => client.GetAsync<string>("k"));
         var clock = Stopwatch.StartNew();
@@ -140,13 +151,7 @@ public sealed class MemcachedClientFailureTests
         Assert.Equal(MemcachedErrorKind.ServerDown, second.Kind);
         Assert.Equal("get", second.Operation);
         Assert.Contains($"127.0.0.1:{port}", second.Message, StringComparison.Ordinal);
-        Assert.True(clock.ElapsedMilliseconds < 250, $"a down server took {clock.ElapsedMilliseconds} ms to fail");
-    }
-
-    private static MemcachedClientOptions WithDownInterval(MemcachedClientOptions options, TimeSpan interval)
-    {
-        options.ServerDownInterval = interval;
-        return options;
+        Assert.True(clock.Elapsed < options.ConnectTimeout / 5, $"a down server took {clock.Elapsed} to fail");
     }
 
     [Fact]
@@ -157,7 +162,7 @@ public sealed class MemcachedClientFailureTests
         var clock = Stopwatch.StartNew();
 
         Task<MemcachedGetResult<string>>[] calls = Enumerable.Range(0, 20).Select(i => client.GetAsync<string>($"k{i}")).ToArray();
-        MemcachedException[] errors = await Task.WhenAll(calls.Select(t => Assert.ThrowsAsync<MemcachedException>(() => t))).WaitAsync(Bound);
+        MemcachedException[] errors = await Task.WhenAll(calls.Select(t => Assert.ThrowsAsync<MemcachedException>(() => t))).WaitAsync(Bound.NotStuck);
 
         Assert.InRange(clock.Elapsed, TimeSpan.FromMilliseconds(900), TimeSpan.FromSeconds(5));
         Assert.Contains(errors, e => e.Kind == MemcachedErrorKind.Timeout && e.Message.Contains("awaiting the reply", StringComparison.Ordinal));
@@ -179,8 +184,8 @@ public sealed class MemcachedClientFailureTests
             options.ServerDownInterval = TimeSpan.FromMinutes(1);
             await using var client = new MemcachedClient(options);
 
-            MemcachedException first = await Assert.ThrowsAsync<MemcachedException>(() => client.GetAsync<string>("k")).WaitAsync(Bound);
-            MemcachedException second = await Assert.ThrowsAsync<MemcachedException>(() => client.GetAsync<string>("k")).WaitAsync(Bound);
+            MemcachedException first = await Assert.ThrowsAsync<MemcachedException>(() => client.GetAsync<string>("k")).WaitAsync(Bound.NotStuck);
+            MemcachedException second = await Assert.ThrowsAsync<MemcachedException>(() => client.GetAsync<string>("k")).WaitAsync(Bound.NotStuck);
 
             Assert.Equal((round, MemcachedErrorKind.ConnectionBroken, MemcachedErrorKind.ServerDown), (round, first.Kind, second.Kind));
         }
@@ -196,7 +201,7 @@ public sealed class MemcachedClientFailureTests
         using var cts = new CancellationTokenSource(TimeSpan.FromMilliseconds(200));
         var clock = Stopwatch.StartNew();
 
-        await Assert.ThrowsAnyAsync<OperationCanceledException>(() => client.GetAsync<string>("k", cts.Token)).WaitAsync(Bound);
+        await Assert.ThrowsAnyAsync<OperationCanceledException>(() => client.GetAsync<string>("k", cts.Token)).WaitAsync(Bound.NotStuck);
 
         Assert.True(clock.Elapsed < TimeSpan.FromSeconds(2), $"cancellation took {clock.Elapsed}");
     }
@@ -207,7 +212,7 @@ public sealed class MemcachedClientFailureTests
         using var liar = FakeMemcachedServer.AnsweringWithWrongOpaque();
         await using var client = new MemcachedClient(Options(liar.Endpoint));
 
-        MemcachedException ex = await Assert.ThrowsAsync<MemcachedException>(() => client.GetAsync<string>("k")).WaitAsync(Bound);
+        MemcachedException ex = await Assert.ThrowsAsync<MemcachedException>(() => client.GetAsync<string>("k")).WaitAsync(Bound.NotStuck);
 
         Assert.Equal(MemcachedErrorKind.ProtocolError, ex.Kind);
         Assert.Contains("O999999", ex.Message, StringComparison.Ordinal);
@@ -224,7 +229,7 @@ public sealed class MemcachedClientFailureTests
         Assert.False((await client.GetAsync<string>("k")).Found);
         // The duplicate reply arrives with nothing waiting: the connection is thrown away. Waiting for that (not for a
         // fixed time) keeps the next get from being sent on it before the duplicate arrives and taken for its reply.
-        await FakeMemcachedServer.UntilAsync(() => stutter.ClosedByClient == 1, "the client closes the connection the duplicate reply arrived on");
+        await Poll.UntilAsync(() => stutter.ClosedByClient == 1, "the client closes the connection the duplicate reply arrived on");
 
         Assert.False((await client.GetAsync<string>("k")).Found);
         Assert.Equal(2, stutter.Accepted);
@@ -261,7 +266,7 @@ public sealed class MemcachedClientFailureTests
             _ => () => client.GetStatsAsync(),
         };
 
-        MemcachedException ex = await Assert.ThrowsAsync<MemcachedException>(call).WaitAsync(Bound);
+        MemcachedException ex = await Assert.ThrowsAsync<MemcachedException>(call).WaitAsync(Bound.NotStuck);
 
         Assert.Equal(MemcachedErrorKind.ServerError, ex.Kind);
         Assert.Equal(command, ex.Operation);
@@ -295,7 +300,7 @@ public sealed class MemcachedClientFailureTests
             {
                 return ex;
             }
-        })).WaitAsync(Bound);
+        })).WaitAsync(Bound.NotStuck);
 
         // Which callers get the slot is the scheduler's choice: some are served, the rest refused as QueueFull, none
         // fails in another way.
@@ -333,12 +338,12 @@ public sealed class MemcachedClientFailureTests
         options.OperationTimeout = TimeSpan.FromSeconds(10);
         await using var client = new MemcachedClient(options);
         Task<MemcachedGetResult<string>>[] calls = Enumerable.Range(0, 20).Select(i => client.GetAsync<string>($"k{i}")).ToArray();
-        await FakeMemcachedServer.UntilAsync(() => silent.LinesReceived == 2, "the two calls that fit in the pipeline are written");
+        await Poll.UntilAsync(() => silent.LinesReceived == 2, "the two calls that fit in the pipeline are written");
         var clock = Stopwatch.StartNew();
 
         silent.Dispose(); // closes the connection: 2 calls were awaiting replies, 18 were waiting for a slot
 
-        MemcachedException[] errors = await Task.WhenAll(calls.Select(t => Assert.ThrowsAsync<MemcachedException>(() => t))).WaitAsync(Bound);
+        MemcachedException[] errors = await Task.WhenAll(calls.Select(t => Assert.ThrowsAsync<MemcachedException>(() => t))).WaitAsync(Bound.NotStuck);
         Assert.True(clock.Elapsed < TimeSpan.FromSeconds(3), $"took {clock.Elapsed}");
         Assert.All(errors, e => Assert.Contains(e.Kind, new[] { MemcachedErrorKind.ConnectionBroken, MemcachedErrorKind.ConnectFailed, MemcachedErrorKind.ServerDown }));
     }
@@ -375,8 +380,8 @@ public sealed class MemcachedClientFailureTests
         Task<MemcachedStoreResult>[] async = Enumerable.Range(0, 3000).Select(i => client.SetAsync($"start:{i}", "v")).ToArray();
         Task<bool>[] blocking = Enumerable.Range(0, 8).Select(i => Task.Run(() => client.SetAsync($"start-sync:{i}", "v").GetAwaiter().GetResult() == MemcachedStoreResult.Stored)).ToArray();
 
-        await Task.WhenAll(async).WaitAsync(Bound);
-        await Task.WhenAll(blocking).WaitAsync(Bound);
+        await Task.WhenAll(async).WaitAsync(Bound.NotStuck);
+        await Task.WhenAll(blocking).WaitAsync(Bound.NotStuck);
         Assert.All(async, t => Assert.Equal(MemcachedStoreResult.Stored, t.Result));
         Assert.All(blocking, t => Assert.True(t.Result));
     }
@@ -394,7 +399,7 @@ public sealed class MemcachedClientFailureTests
         server.Restart();
         await MemcachedServerFixture.UntilClientConnectionsClosedAsync(server.Port); // the idle connections' read loops saw the close
 
-        MemcachedStoreResult[] results = await Task.WhenAll(Enumerable.Range(0, 200).Select(i => client.SetAsync($"after:{i}", "v"))).WaitAsync(Bound);
+        MemcachedStoreResult[] results = await Task.WhenAll(Enumerable.Range(0, 200).Select(i => client.SetAsync($"after:{i}", "v"))).WaitAsync(Bound.NotStuck);
         Assert.All(results, r => Assert.Equal(MemcachedStoreResult.Stored, r));
         Assert.Equal("v", (await client.GetAsync<string>("after:7")).Value);
     }
@@ -422,7 +427,7 @@ public sealed class MemcachedClientFailureTests
         await client.SetAsync("dns", "1");
         server.Restart();
         await MemcachedServerFixture.UntilClientConnectionsClosedAsync(server.Port);
-        await Eventually(() => client.SetAsync("dns", "2"), Bound);
+        await Eventually(() => client.SetAsync("dns", "2"), Bound.NotStuck);
 
         Assert.Equal("2", (await client.GetAsync<string>("dns")).Value);
         Assert.Equal(["localhost", "localhost"], resolved);
@@ -447,19 +452,110 @@ public sealed class MemcachedClientFailureTests
     public async Task Dispose_FailsCallsInFlightAndLaterCalls()
     {
         using var silent = FakeMemcachedServer.NeverAnswering();
-        var client = new MemcachedClient(Options(silent.Endpoint) is var o ? WithTimeout(o) : null!);
+        MemcachedClientOptions options = Options(silent.Endpoint);
+        options.OperationTimeout = TimeSpan.FromSeconds(30);
+        var client = new MemcachedClient(options);
         Task<MemcachedGetResult<string>> inFlight = client.GetAsync<string>("k");
         await Task.Delay(100);
 
         await client.DisposeAsync();
 
-        await Assert.ThrowsAsync<MemcachedException>(() => inFlight).WaitAsync(Bound);
+        // Within half the operation timeout: the dispose failed the call, not the timeout.
+        await Assert.ThrowsAsync<MemcachedException>(() => inFlight).WaitAsync(options.OperationTimeout / 2);
         await Assert.ThrowsAsync<ObjectDisposedException>(() => client.GetAsync<string>("k"));
     }
 
-    private static MemcachedClientOptions WithTimeout(MemcachedClientOptions options)
+    [Fact]
+    public async Task SetsInFlight_ServerKilled_EveryWrittenSetFailsAsConnectionBrokenNotServerDown()
     {
-        options.OperationTimeout = TimeSpan.FromSeconds(30);
-        return options;
+        // The server is frozen so that every set is written and none is answered, then killed while other callers keep
+        // sending: the connections break, a reconnect is refused and marks the server down (breaking any connection not
+        // yet broken), and no written set may claim it was "not sent".
+        using var server = MemcachedServer.Start();
+        await using var client = new MemcachedClient(InFlightOptions(server, TimeSpan.FromSeconds(30)));
+        await Task.WhenAll(Enumerable.Range(0, 40).Select(i => client.SetAsync($"warm:{i}", "v"))); // opens the 4 connections
+        server.Pause();
+        Task<MemcachedStoreResult>[] sets = Enumerable.Range(0, 400).Select(i => client.SetAsync($"inflight:{i}", "v")).ToArray();
+        await Task.Delay(500); // the write threads send them all; the frozen server's socket buffers take them
+        using var stop = new CancellationTokenSource();
+        var racerKinds = new List<MemcachedErrorKind>();
+        var racer = Task.Run(async () =>
+        {
+            for (int i = 0; !stop.IsCancellationRequested; i++)
+            {
+                try
+                {
+                    await client.SetAsync($"racer:{i}", "v");
+                }
+                catch (MemcachedException ex)
+                {
+                    lock (racerKinds)
+                    {
+                        racerKinds.Add(ex.Kind);
+                    }
+                }
+            }
+        });
+
+        server.Kill();
+        MemcachedException[] errors = await Task.WhenAll(sets.Select(t => Assert.ThrowsAsync<MemcachedException>(() => t))).WaitAsync(Bound.Burst);
+        await Task.Delay(200);
+        await stop.CancelAsync();
+        await racer.WaitAsync(Bound.Burst);
+
+        Assert.All(errors, e => Assert.Equal(MemcachedErrorKind.ConnectionBroken, e.Kind));
+        Assert.All(errors, e => Assert.Contains("may or may not have been applied", e.Message, StringComparison.Ordinal));
+        Assert.Contains(MemcachedErrorKind.ServerDown, racerKinds); // the server was marked down meanwhile
+    }
+
+    [Fact]
+    public async Task SetsInFlight_ServerFrozenPastTheTimeout_OneTimeoutAndEveryOtherWrittenSetConnectionBroken()
+    {
+        // The oldest request times out, which breaks its connection and marks the server down; marking it down breaks the
+        // other connections, whose written sets are ConnectionBroken (the server may have applied them), not ServerDown.
+        using var server = MemcachedServer.Start();
+        await using var client = new MemcachedClient(InFlightOptions(server, TimeSpan.FromSeconds(1)));
+        await Task.WhenAll(Enumerable.Range(0, 40).Select(i => client.SetAsync($"warm:{i}", "v")));
+        server.Pause();
+        try
+        {
+            Task<MemcachedStoreResult>[] sets = Enumerable.Range(0, 400).Select(i => client.SetAsync($"frozen:{i}", "v")).ToArray();
+
+            MemcachedException[] errors = await Task.WhenAll(sets.Select(t => Assert.ThrowsAsync<MemcachedException>(() => t))).WaitAsync(Bound.Burst);
+
+            Assert.Single(errors, e => e.Kind == MemcachedErrorKind.Timeout);
+            Assert.Equal(399, errors.Count(e => e.Kind == MemcachedErrorKind.ConnectionBroken));
+        }
+        finally
+        {
+            server.Resume();
+        }
+    }
+
+    private static MemcachedClientOptions InFlightOptions(MemcachedServer server, TimeSpan operationTimeout) => new()
+    {
+        Servers = { server.Endpoint },
+        ConnectionsPerServer = 4,
+        OperationTimeout = operationTimeout,
+        ServerDownInterval = TimeSpan.FromSeconds(30),
+        OnServerFailure = ServerFailurePolicy.Throw,
+    };
+
+    [Fact]
+    public async Task Get_ReplyDeclaringOneGiB_IsAProtocolErrorAndNothingIsAllocatedForIt()
+    {
+        using var liar = FakeMemcachedServer.DeclaringValueOf(1L << 30);
+        var options = new MemcachedClientOptions { Servers = { liar.Endpoint }, OnServerFailure = ServerFailurePolicy.Throw };
+        await using var client = new MemcachedClient(options);
+        long allocatedBefore = GC.GetTotalAllocatedBytes(precise: true);
+
+        MemcachedException ex = await Assert.ThrowsAsync<MemcachedException>(() => client.GetAsync<string>("k")).WaitAsync(Bound.Burst);
+
+        long allocated = GC.GetTotalAllocatedBytes(precise: true) - allocatedBefore;
+        Assert.Equal(MemcachedErrorKind.ProtocolError, ex.Kind);
+        Assert.Equal(
+            $"get on {liar.Endpoint}: protocol error: a VA reply declares a 1073741824-byte value, above the 1049600-byte limit of this connection (MemcachedClientOptions.MaxValueSize plus 1024 bytes); nothing was read into memory for it; the connection was closed.",
+            ex.Message);
+        Assert.True(allocated < 64L * 1024 * 1024, $"{allocated:N0} bytes were allocated while the reply was read");
     }
 }

@@ -15,9 +15,6 @@ namespace CacheSerializer.Tests.Memcached;
 [Collection(MemcachedCollection.Name)]
 public sealed class MemcachedClientGetOrCreateTests : IDisposable
 {
-    /// <summary>How long any wait of these tests may take on a loaded machine before the test fails.</summary>
-    private static readonly TimeSpan Bound = TimeSpan.FromSeconds(30);
-
     private readonly MemcachedServerFixture _fixture;
     private readonly List<MemcachedClient> _clients = [];
 
@@ -49,25 +46,9 @@ public sealed class MemcachedClientGetOrCreateTests : IDisposable
         return farm;
     }
 
-    private static async Task WaitUntilAsync(Func<Task<bool>> condition, string what)
-    {
-        var clock = Stopwatch.StartNew();
-        while (!await condition())
-        {
-            if (clock.Elapsed > Bound)
-            {
-                throw new TimeoutException($"not within {Bound.TotalSeconds} s: {what}");
-            }
-
-            await Task.Delay(20);
-        }
-    }
-
-    private static Task WaitUntilAsync(Func<bool> condition, string what) => WaitUntilAsync(() => Task.FromResult(condition()), what);
-
     /// <summary>Waits until the key's remaining TTL in memcached is below <paramref name="seconds"/> (a plain read takes no win).</summary>
     private static Task WaitForTtlBelowAsync(MemcachedClient client, string key, long seconds) =>
-        WaitUntilAsync(async () =>
+        Poll.UntilAsync(async () =>
         {
             GetReply reply = await client.GetRawAsync(key, CancellationToken.None, ttl: true);
             return reply.Hit && reply.Ttl < seconds;
@@ -84,7 +65,7 @@ public sealed class MemcachedClientGetOrCreateTests : IDisposable
         string key = Key("stampede");
         var expiring = new GetOrCreateOptions { Expiration = TimeSpan.FromSeconds(1), LockTimeout = TimeSpan.FromMinutes(1) };
         Assert.Equal("old", await farm[0].GetOrCreateAsync(key, _ => Task.FromResult("old"), expiring));
-        await WaitUntilAsync(async () => !(await farm[0].GetAsync<string>(key)).Found, "the entry expired");
+        await Poll.UntilAsync(async () => !(await farm[0].GetAsync<string>(key)).Found, "the entry expired");
         // The new value lives a minute: with the old one's second, memcached's whole-second clock could drop it before the
         // other servers' waiting callers read it (on a loaded machine they did), and they would start a second stampede.
         var options = new GetOrCreateOptions { Expiration = TimeSpan.FromMinutes(1), LockTimeout = TimeSpan.FromMinutes(1) };
@@ -96,11 +77,11 @@ public sealed class MemcachedClientGetOrCreateTests : IDisposable
             Interlocked.Increment(ref calls);
 
             // Hold the value back until every server has its callers waiting, so that all 1,000 are in the stampede.
-            await WaitUntilAsync(() => farm.All(c => c.FlightCount == 1), "every client waiting");
+            await Poll.UntilAsync(() => farm.All(c => c.FlightCount == 1), "every client waiting");
             flightsSeen = Array.ConvertAll(farm, c => c.FlightCount);
             return "new";
         }, options);
-        string[] results = await Task.WhenAll(callers).WaitAsync(Bound);
+        string[] results = await Task.WhenAll(callers).WaitAsync(Bound.NotStuck);
 
         Assert.Equal(1, calls);
         Assert.Equal([1, 1, 1, 1, 1], flightsSeen); // each server's 200 callers shared one call
@@ -129,8 +110,8 @@ public sealed class MemcachedClientGetOrCreateTests : IDisposable
         })).ToArray();
 
         release.SetResult();
-        List<int>[] lists = await Task.WhenAll(callers).WaitAsync(Bound);
-        string[] strings = await Task.WhenAll(readers).WaitAsync(Bound);
+        List<int>[] lists = await Task.WhenAll(callers).WaitAsync(Bound.NotStuck);
+        string[] strings = await Task.WhenAll(readers).WaitAsync(Bound.NotStuck);
 
         Assert.All(lists, list => Assert.Equal([1, 2, 3], list));
         Assert.Equal(10, lists.Distinct(ReferenceEqualityComparer.Instance).Count()); // no two requests share a mutable object
@@ -148,10 +129,10 @@ public sealed class MemcachedClientGetOrCreateTests : IDisposable
         await WaitForTtlBelowAsync(farm[0], key, 600); // stored for 1 s + 10 min: now expired, in its stale window
         var refresh = new GatedRefresh(); // the refresh does not finish while the callers run
 
-        string[] results = await Task.WhenAll(Callers(farm, 200, key, refresh.Factory, options)).WaitAsync(Bound);
+        string[] results = await Task.WhenAll(Callers(farm, 200, key, refresh.Factory, options)).WaitAsync(Bound.NotStuck);
 
         Assert.Equal(Enumerable.Repeat("old", 1000), results);
-        await refresh.FinishAsync(farm[3], key, "new", WaitUntilAsync);
+        await refresh.FinishAsync(farm[3], key, "new");
     }
 
     [Fact]
@@ -165,10 +146,10 @@ public sealed class MemcachedClientGetOrCreateTests : IDisposable
         await WaitForTtlBelowAsync(farm[0], key, 27); // R27: the last 90 % of the 30 seconds
         var refresh = new GatedRefresh();
 
-        string[] results = await Task.WhenAll(Callers(farm, 50, key, refresh.Factory, options)).WaitAsync(Bound);
+        string[] results = await Task.WhenAll(Callers(farm, 50, key, refresh.Factory, options)).WaitAsync(Bound.NotStuck);
 
         Assert.Equal(Enumerable.Repeat("current", 250), results);
-        await refresh.FinishAsync(farm[2], key, "refreshed", WaitUntilAsync);
+        await refresh.FinishAsync(farm[2], key, "refreshed");
         GetReply stored = await farm[0].GetRawAsync(key, CancellationToken.None, ttl: true);
         Assert.InRange(stored.Ttl, 25, 30); // stored anew for the whole expiration
     }
@@ -187,7 +168,7 @@ public sealed class MemcachedClientGetOrCreateTests : IDisposable
         Assert.Equal((false, false), (raw.Hit, raw.IsPlaceholder)); // the placeholder was deleted before the exception surfaced
         var clock = Stopwatch.StartNew();
         Assert.Equal("made", await farm[1].GetOrCreateAsync(key, _ => Task.FromResult("made"), options));
-        Assert.True(clock.Elapsed < TimeSpan.FromSeconds(30), $"took {clock.Elapsed}: the next caller waited for the lock");
+        Assert.True(clock.Elapsed < options.LockTimeout / 2, $"took {clock.Elapsed}: the next caller waited for the lock");
     }
 
     [Fact]
@@ -204,19 +185,19 @@ public sealed class MemcachedClientGetOrCreateTests : IDisposable
             await fail.Task;
             throw new InvalidOperationException("database down");
         }, options);
-        await winnerStarted.Task.WaitAsync(Bound);
+        await winnerStarted.Task.WaitAsync(Bound.NotStuck);
         int waiterCalls = 0;
         Task<string> waiter = farm[1].GetOrCreateAsync(key, _ =>
         {
             Interlocked.Increment(ref waiterCalls);
             return Task.FromResult("from the second server");
         }, options);
-        await WaitUntilAsync(() => farm[1].FlightCount == 1, "the second server waiting");
+        await Poll.UntilAsync(() => farm[1].FlightCount == 1, "the second server waiting");
 
         fail.SetResult();
 
         await Assert.ThrowsAsync<InvalidOperationException>(() => winner);
-        Assert.Equal("from the second server", await waiter.WaitAsync(Bound)); // well before the 5-minute lock
+        Assert.Equal("from the second server", await waiter.WaitAsync(Bound.NotStuck)); // well before the 5-minute lock
         Assert.Equal(1, waiterCalls);
     }
 
@@ -235,14 +216,14 @@ public sealed class MemcachedClientGetOrCreateTests : IDisposable
             started.SetResult();
             return new TaskCompletionSource<string>().Task; // never returns: the server "crashed" holding the win
         }, new GetOrCreateOptions { LockTimeout = TimeSpan.FromSeconds(1) });
-        await started.Task.WaitAsync(Bound);
+        await started.Task.WaitAsync(Bound.NotStuck);
         farm[0].Dispose();
 
         // The survivor would wait a minute, but the placeholder lives 1 s + 1 s: it then vivifies a new one and wins.
         string value = await farm[1].GetOrCreateAsync(key, _ => Task.FromResult("survivor"), new GetOrCreateOptions { LockTimeout = TimeSpan.FromMinutes(1) });
 
         Assert.Equal("survivor", value);
-        Assert.InRange(clock.Elapsed, TimeSpan.FromSeconds(0.5), Bound);
+        Assert.InRange(clock.Elapsed, TimeSpan.FromSeconds(0.5), Bound.NotStuck);
     }
 
     [Fact]
@@ -257,16 +238,16 @@ public sealed class MemcachedClientGetOrCreateTests : IDisposable
             started.SetResult();
             return slow.Task;
         }, new GetOrCreateOptions { LockTimeout = TimeSpan.FromMinutes(1) });
-        await started.Task.WaitAsync(Bound);
+        await started.Task.WaitAsync(Bound.NotStuck);
         var clock = Stopwatch.StartNew();
 
         string value = await farm[1].GetOrCreateAsync(key, _ => Task.FromResult("impatient"), new GetOrCreateOptions { LockTimeout = TimeSpan.FromSeconds(1) });
 
         Assert.Equal("impatient", value);
-        Assert.InRange(clock.Elapsed, TimeSpan.FromSeconds(1), Bound);
+        Assert.InRange(clock.Elapsed, TimeSpan.FromSeconds(1), Bound.NotStuck);
         Assert.Equal("impatient", (await farm[0].GetAsync<string>(key)).Value); // stored: the placeholder is gone
         slow.SetResult("late");
-        Assert.Equal("late", await winner.WaitAsync(Bound));
+        Assert.Equal("late", await winner.WaitAsync(Bound.NotStuck));
         Assert.Equal("impatient", (await farm[0].GetAsync<string>(key)).Value); // the late winner's CAS store lost (EX)
     }
 
@@ -286,13 +267,13 @@ public sealed class MemcachedClientGetOrCreateTests : IDisposable
         };
         Task<string> first = farm[0].GetOrCreateAsync(added, factory("created"));
         Task<string> second = farm[0].GetOrCreateAsync(kept, factory("created"));
-        Assert.True(started.Wait(Bound));
+        Assert.True(started.Wait(Bound.NotStuck));
 
         Assert.True(await farm[1].DeleteAsync(added));                 // the placeholder is gone: the CAS store gets NF, then adds
         await farm[1].SetAsync(kept, "stored by someone else");        // replaced: the CAS store gets EX, the other value stays
         release.SetResult();
 
-        Assert.Equal(("created", "created"), (await first.WaitAsync(Bound), await second.WaitAsync(Bound)));
+        Assert.Equal(("created", "created"), (await first.WaitAsync(Bound.NotStuck), await second.WaitAsync(Bound.NotStuck)));
         Assert.Equal("created", (await farm[1].GetAsync<string>(added)).Value);
         Assert.Equal("stored by someone else", (await farm[1].GetAsync<string>(kept)).Value);
     }
@@ -320,12 +301,12 @@ public sealed class MemcachedClientGetOrCreateTests : IDisposable
         var refresh = new GatedRefresh();
 
         Assert.True(await farm[1].InvalidateAsync(key, options));
-        string[] results = await Task.WhenAll(Callers(farm, 100, key, refresh.Factory, options)).WaitAsync(Bound);
+        string[] results = await Task.WhenAll(Callers(farm, 100, key, refresh.Factory, options)).WaitAsync(Bound.NotStuck);
 
         Assert.Equal(Enumerable.Repeat("v1", 500), results);
         GetReply stale = await farm[0].GetRawAsync(key, CancellationToken.None, ttl: true);
         Assert.InRange(stale.Ttl, 50, 60); // md I T60: kept for the stale window, not the 10 minutes
-        await refresh.FinishAsync(farm[4], key, "v2", WaitUntilAsync);
+        await refresh.FinishAsync(farm[4], key, "v2");
         Assert.Equal("v2", await farm[2].GetOrCreateAsync(key, _ => Task.FromResult("v3"), options));
     }
 
@@ -342,9 +323,9 @@ public sealed class MemcachedClientGetOrCreateTests : IDisposable
         string[] results = await Task.WhenAll(Callers(farm, 100, key, async _ =>
         {
             Interlocked.Increment(ref calls);
-            await WaitUntilAsync(() => farm.All(c => c.FlightCount == 1), "every client waiting");
+            await Poll.UntilAsync(() => farm.All(c => c.FlightCount == 1), "every client waiting");
             return "v2";
-        }, options)).WaitAsync(Bound);
+        }, options)).WaitAsync(Bound.NotStuck);
 
         Assert.Equal(1, calls);
         Assert.Equal(Enumerable.Repeat("v2", 500), results); // no caller got the invalidated value
@@ -371,7 +352,7 @@ public sealed class MemcachedClientGetOrCreateTests : IDisposable
             await release.Task;
             return "value";
         }, new GetOrCreateOptions { LockTimeout = TimeSpan.FromMinutes(1) });
-        await started.Task.WaitAsync(Bound);
+        await started.Task.WaitAsync(Bound.NotStuck);
         using ServiceProvider provider = new ServiceCollection().AddMemcached(o => o.Servers.Add(_fixture.Primary.Endpoint)).BuildServiceProvider();
         IDistributedCache distributed = provider.GetRequiredService<IDistributedCache>();
         MemcachedClient reader = farm[1];
@@ -388,7 +369,7 @@ public sealed class MemcachedClientGetOrCreateTests : IDisposable
         Assert.Null(await distributed.GetAsync(key));
 
         release.SetResult();
-        Assert.Equal("value", await winner.WaitAsync(Bound));
+        Assert.Equal("value", await winner.WaitAsync(Bound.NotStuck));
         Assert.Equal("value", (await reader.GetAsync<string>(key)).Value);
         Assert.Equal("value", (await reader.GetManyAsync<string>([key]))[key]);
     }
@@ -406,12 +387,12 @@ public sealed class MemcachedClientGetOrCreateTests : IDisposable
         Assert.Equal("v1", (await farm[1].GetAsync<string>(key)).Value);
 
         var refresh = new GatedRefresh();
-        await WaitUntilAsync(async () =>
+        await Poll.UntilAsync(async () =>
         {
             Assert.Equal("v1", await farm[0].GetOrCreateAsync(key, refresh.Factory, options));
             return refresh.Calls > 0;
         }, "a GetOrCreateAsync caller won the refresh the plain get handed back");
-        await refresh.FinishAsync(farm[1], key, "v2", WaitUntilAsync);
+        await refresh.FinishAsync(farm[1], key, "v2");
     }
 
     [Fact]
@@ -433,7 +414,7 @@ public sealed class MemcachedClientGetOrCreateTests : IDisposable
             return "from the database";
         })).ToArray();
         release.SetResult();
-        string[] results = await Task.WhenAll(callers).WaitAsync(Bound);
+        string[] results = await Task.WhenAll(callers).WaitAsync(Bound.NotStuck);
 
         Assert.Equal(1, calls);
         Assert.Equal(Enumerable.Repeat("from the database", 100), results);
@@ -454,15 +435,15 @@ public sealed class MemcachedClientGetOrCreateTests : IDisposable
             await release.Task;
             return "from the winner";
         }, options);
-        await started.Task.WaitAsync(Bound);
+        await started.Task.WaitAsync(Bound.NotStuck);
         Task<string> waiter = farm[1].GetOrCreateAsync(key, _ => Task.FromResult("from the waiter"), options);
-        await WaitUntilAsync(() => farm[1].FlightCount == 1, "the second server waiting");
+        await Poll.UntilAsync(() => farm[1].FlightCount == 1, "the second server waiting");
 
         server.Kill();
 
-        Assert.Equal("from the waiter", await waiter.WaitAsync(Bound)); // its next poll fails: a miss, so the factory
+        Assert.Equal("from the waiter", await waiter.WaitAsync(Bound.NotStuck)); // its next poll fails: a miss, so the factory
         release.SetResult();
-        Assert.Equal("from the winner", await winner.WaitAsync(Bound)); // its store fails quietly (ServerFailure)
+        Assert.Equal("from the winner", await winner.WaitAsync(Bound.NotStuck)); // its store fails quietly (ServerFailure)
     }
 
     [Fact]
@@ -504,9 +485,9 @@ public sealed class MemcachedClientGetOrCreateTests : IDisposable
 
         impatient.Cancel();
 
-        await Assert.ThrowsAnyAsync<OperationCanceledException>(() => first.WaitAsync(Bound));
+        await Assert.ThrowsAnyAsync<OperationCanceledException>(() => first.WaitAsync(Bound.NotStuck));
         release.SetResult();
-        Assert.Equal("value", await second.WaitAsync(Bound));
+        Assert.Equal("value", await second.WaitAsync(Bound.NotStuck));
         Assert.False(factoryToken.IsCancellationRequested);
     }
 
@@ -526,20 +507,20 @@ public sealed class MemcachedClientGetOrCreateTests : IDisposable
             await Task.Delay(Timeout.Infinite, token);
             return "never";
         }, options, cancel.Token)).ToArray();
-        await started.Task.WaitAsync(Bound);
+        await started.Task.WaitAsync(Bound.NotStuck);
 
         cancel.Cancel();
 
         foreach (Task<string> caller in callers)
         {
-            await Assert.ThrowsAnyAsync<OperationCanceledException>(() => caller.WaitAsync(Bound));
+            await Assert.ThrowsAnyAsync<OperationCanceledException>(() => caller.WaitAsync(Bound.NotStuck));
         }
 
-        await factoryCancelled.Task.WaitAsync(Bound);
-        await WaitUntilAsync(() => client.FlightCount == 0, "the shared call ended");
+        await factoryCancelled.Task.WaitAsync(Bound.NotStuck);
+        await Poll.UntilAsync(() => client.FlightCount == 0, "the shared call ended");
         var clock = Stopwatch.StartNew();
         Assert.Equal("next", await client.GetOrCreateAsync(key, _ => Task.FromResult("next"), options));
-        Assert.True(clock.Elapsed < TimeSpan.FromSeconds(30), $"took {clock.Elapsed}: the cancelled call left its placeholder");
+        Assert.True(clock.Elapsed < options.LockTimeout / 2, $"took {clock.Elapsed}: the cancelled call left its placeholder");
     }
 
     [Fact]
@@ -569,11 +550,11 @@ public sealed class MemcachedClientGetOrCreateTests : IDisposable
                     return await server.Second.GetOrCreateAsync(key, async _ =>
                     {
                         Interlocked.Increment(ref calls);
-                        await WaitUntilAsync(() => Volatile.Read(ref memcachedReads) == 5, "every server reading memcached");
+                        await Poll.UntilAsync(() => Volatile.Read(ref memcachedReads) == 5, "every server reading memcached");
                         return "from the database";
                     }, options, token);
                 }, entry).AsTask())).ToArray();
-            string[] results = await Task.WhenAll(callers).WaitAsync(Bound);
+            string[] results = await Task.WhenAll(callers).WaitAsync(Bound.NotStuck);
             string again = await providers[2].GetRequiredService<HybridCache>().GetOrCreateAsync(key, _ => ValueTask.FromResult("not called"), entry);
 
             Assert.Equal((1, 5), (calls, memcachedReads)); // one database call in the farm, one memcached read per server
@@ -622,11 +603,11 @@ internal sealed class GatedRefresh
 
     /// <summary>Waits for the refresh to start, lets it return <paramref name="value"/>, waits until a plain read of
     /// <paramref name="reader"/> sees it stored, and checks the factory ran once.</summary>
-    public async Task FinishAsync(MemcachedClient reader, string key, string value, Func<Func<Task<bool>>, string, Task> waitUntil)
+    public async Task FinishAsync(MemcachedClient reader, string key, string value)
     {
-        await waitUntil(() => Task.FromResult(Calls > 0), "the refresh started");
+        await Poll.UntilAsync(() => Calls > 0, "the refresh started");
         _result.SetResult(value);
-        await waitUntil(async () => (await reader.GetAsync<string>(key)).Value == value, "the refreshed value stored");
+        await Poll.UntilAsync(async () => (await reader.GetAsync<string>(key)).Value == value, "the refreshed value stored");
         Assert.Equal(1, Calls);
     }
 }

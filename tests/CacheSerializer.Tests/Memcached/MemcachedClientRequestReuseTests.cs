@@ -10,8 +10,6 @@ namespace CacheSerializer.Tests.Memcached;
 /// hands another read its value or its failure. Against a real memcached.</summary>
 public sealed class MemcachedClientRequestReuseTests
 {
-    private static readonly TimeSpan Bound = TimeSpan.FromSeconds(60);
-
     [Fact]
     public async Task GetAsync_SequentialReadsOfEveryKind_CreateAtMostTwoRequests()
     {
@@ -29,7 +27,7 @@ public sealed class MemcachedClientRequestReuseTests
 
         // One request in use, and the one before it until the read thread has published it: 400 reads, two requests.
         Assert.InRange(client.GetRequests.CreatedCount, 1, 2);
-        await FakeMemcachedServer.UntilAsync(() => client.GetRequests.Count == client.GetRequests.CreatedCount, "every request back in the pool");
+        await Poll.UntilAsync(() => client.GetRequests.Count == client.GetRequests.CreatedCount, "every request back in the pool");
     }
 
     [Fact]
@@ -69,7 +67,7 @@ public sealed class MemcachedClientRequestReuseTests
                     Interlocked.Increment(ref cancelled);
                     return null;
                 }
-            }))).WaitAsync(Bound);
+            }))).WaitAsync(Bound.Burst);
 
             for (int k = 0; k < Keys; k++)
             {
@@ -77,7 +75,7 @@ public sealed class MemcachedClientRequestReuseTests
             }
 
             // A read that returned gave its request back (once its reply was published); a cancelled one never does.
-            await FakeMemcachedServer.UntilAsync(
+            await Poll.UntilAsync(
                 () => client.GetRequests.Count + Interlocked.Read(ref cancelled) == client.GetRequests.CreatedCount,
                 $"round {round}: {client.GetRequests.Count} pooled + {cancelled} cancelled = {client.GetRequests.CreatedCount} created");
         }
@@ -120,7 +118,7 @@ public sealed class MemcachedClientRequestReuseTests
                 {
                     return (Exception)ex;
                 }
-            })).WaitAsync(Bound);
+            })).WaitAsync(Bound.Burst);
         }
         finally
         {
@@ -147,7 +145,7 @@ public sealed class MemcachedClientRequestReuseTests
         }
 
         // Every failed read kept its request out of the pool; every answered one gave it back.
-        await FakeMemcachedServer.UntilAsync(
+        await Poll.UntilAsync(
             () => client.GetRequests.Count == client.GetRequests.CreatedCount - failed,
             $"{client.GetRequests.Count} pooled, {client.GetRequests.CreatedCount} created, {failed} failed");
     }

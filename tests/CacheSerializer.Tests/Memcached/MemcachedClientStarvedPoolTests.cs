@@ -1,5 +1,6 @@
 using CacheSerializer.LocalServers;
 using CacheSerializer.Memcached;
+using CacheSerializer.Tests.Memcached.Fixtures;
 
 namespace CacheSerializer.Tests.Memcached;
 
@@ -10,8 +11,6 @@ public sealed class MemcachedClientStarvedPoolTests
 {
     /// <summary>The collection's name; it runs with parallelization disabled.</summary>
     public const string Name = "starved pool";
-
-    private static readonly TimeSpan Bound = TimeSpan.FromSeconds(60);
 
     [Fact]
     public async Task Sets_FiveThousandConcurrent100KB_PoolAtProcessorCount_AllStored()
@@ -36,7 +35,7 @@ public sealed class MemcachedClientStarvedPoolTests
             Task<MemcachedStoreResult>[] sets = Enumerable.Range(0, 5000).Select(i => Task.Run(() => client.SetAsync($"burst:{i}", value))).ToArray();
             Task<MemcachedStoreResult>[] blocking = Enumerable.Range(0, Environment.ProcessorCount * 2)
                 .Select(i => Task.Run(() => client.SetAsync($"burst-sync:{i}", value).GetAwaiter().GetResult())).ToArray();
-            MemcachedStoreResult[] results = await Task.WhenAll(sets.Concat(blocking)).WaitAsync(Bound);
+            MemcachedStoreResult[] results = await Task.WhenAll(sets.Concat(blocking)).WaitAsync(Bound.Burst);
 
             Assert.Equal(5000 + blocking.Length, results.Count(r => r == MemcachedStoreResult.Stored));
             Assert.Equal(value, (await client.GetAsync<byte[]>("burst:4999")).Value);

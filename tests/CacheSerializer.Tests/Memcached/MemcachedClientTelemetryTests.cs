@@ -1,77 +1,20 @@
 using System.Diagnostics;
-using System.Diagnostics.Metrics;
 using CacheSerializer.LocalServers;
 using CacheSerializer.Memcached;
+using CacheSerializer.Tests.Memcached.Fixtures;
 
 namespace CacheSerializer.Tests.Memcached;
 
-/// <summary>The instruments and spans of docs/client.md, by name, through a <see cref="MeterListener"/> and an
+/// <summary>The instruments and spans of docs/client.md, by name, through a <see cref="ClientMeterListener"/> and an
 /// <see cref="ActivityListener"/>, each test against a server of its own (the meter and source are process-wide, so
 /// every measurement is filtered by the server's port).</summary>
 public sealed class MemcachedClientTelemetryTests
 {
-    private static Dictionary<string, object?> TagMap(ReadOnlySpan<KeyValuePair<string, object?>> tags)
-    {
-        var map = new Dictionary<string, object?>(StringComparer.Ordinal);
-        foreach (KeyValuePair<string, object?> tag in tags)
-        {
-            map[tag.Key] = tag.Value;
-        }
-
-        return map;
-    }
-
     [Fact]
     public async Task Operations_RecordDbClientOperationDurationWithSemanticConventionTags_BytesAndConnections()
     {
         using var server = MemcachedServer.Start();
-        var operations = new List<(string Operation, string Outcome, string? Error)>();
-        var tagNames = new HashSet<string>(StringComparer.Ordinal);
-        long sent = 0;
-        long received = 0;
-        long connections = 0;
-        using var listener = new MeterListener();
-        listener.InstrumentPublished = (instrument, l) =>
-        {
-            if (instrument.Meter.Name == MemcachedClient.MeterName)
-            {
-                l.EnableMeasurementEvents(instrument);
-            }
-        };
-        listener.SetMeasurementEventCallback<double>((instrument, value, tags, _) =>
-        {
-            Dictionary<string, object?> map = TagMap(tags);
-            if (instrument.Name == "db.client.operation.duration" && Equals(map.GetValueOrDefault("server.port"), server.Port))
-            {
-                Assert.Equal("s", instrument.Unit);
-                Assert.InRange(value, 0, 30);
-                lock (operations)
-                {
-                    operations.Add(((string)map["db.operation.name"]!, (string)map["cacheserializer.memcached.outcome"]!, (string?)map.GetValueOrDefault("error.type")));
-                    tagNames.UnionWith(map.Keys);
-                    Assert.Equal("memcached", map["db.system.name"]);
-                    Assert.Equal("127.0.0.1", map["server.address"]);
-                }
-            }
-        });
-        listener.SetMeasurementEventCallback<long>((instrument, value, tags, _) =>
-        {
-            Dictionary<string, object?> map = TagMap(tags);
-            switch (instrument.Name)
-            {
-                case "cacheserializer.memcached.bytes_sent" when Equals(map.GetValueOrDefault("server.port"), server.Port):
-                    Interlocked.Add(ref sent, value);
-                    break;
-                case "cacheserializer.memcached.bytes_received" when Equals(map.GetValueOrDefault("server.port"), server.Port):
-                    Interlocked.Add(ref received, value);
-                    break;
-                case "db.client.connection.count" when Equals(map.GetValueOrDefault("db.client.connection.pool.name"), server.Endpoint):
-                    Assert.Equal("used", map["db.client.connection.state"]);
-                    Interlocked.Add(ref connections, value);
-                    break;
-            }
-        });
-        listener.Start();
+        using var meters = ClientMeterListener.ForPort(server.Port);
         var options = new MemcachedClientOptions { Servers = { server.Endpoint }, ConnectionsPerServer = 1 };
 
         await using (var client = new MemcachedClient(options))
@@ -82,89 +25,42 @@ public sealed class MemcachedClientTelemetryTests
             await client.AddAsync("m:1", "w");
             await client.DeleteAsync("m:3");
             await client.GetManyAsync<string>(["m:1", "m:2"]);
-            Assert.Equal(1, Interlocked.Read(ref connections));
+            Assert.Equal(1, meters.Sum("db.client.connection.count"));
         }
 
+        IReadOnlyList<ClientMeasurement> durations = meters.Of("db.client.operation.duration");
         Assert.Equal(
             [("set", "stored", null), ("get", "hit", null), ("get", "miss", null), ("add", "not_stored", null), ("delete", "not_found", null), ("get_many", "partial", null)],
-            operations);
-        Assert.Equal(["cacheserializer.memcached.outcome", "db.operation.name", "db.system.name", "server.address", "server.port"], tagNames.Order(StringComparer.Ordinal));
-        Assert.True(Interlocked.Read(ref sent) > 50);
-        Assert.True(Interlocked.Read(ref received) > 10);
-        Assert.Equal(0, Interlocked.Read(ref connections));
+            durations.Select(static d => ((string)d.Tag("db.operation.name")!, (string)d.Tag("cacheserializer.memcached.outcome")!, (string?)d.Tag("error.type"))));
+        Assert.All(durations, static d => Assert.Equal(("s", "memcached", "127.0.0.1"), (d.Unit, d.Tag("db.system.name"), d.Tag("server.address"))));
+        Assert.All(durations, static d => Assert.InRange(d.Value, 0, 30));
+        Assert.Equal(["cacheserializer.memcached.outcome", "db.operation.name", "db.system.name", "server.address", "server.port"], durations.SelectMany(static d => d.Tags.Keys).Distinct().Order(StringComparer.Ordinal));
+        Assert.True(meters.Sum("cacheserializer.memcached.bytes_sent") > 50);
+        Assert.True(meters.Sum("cacheserializer.memcached.bytes_received") > 10);
+        Assert.All(meters.Of("db.client.connection.count"), static c => Assert.Equal("used", c.Tag("db.client.connection.state")));
+        Assert.Equal(0, meters.Sum("db.client.connection.count"));
     }
 
     [Fact]
     public async Task ServerDown_DurationCarriesErrorTypeAndOutcomeServerFailure()
     {
         int port = MemcachedServer.FreePort();
-        var errors = new List<(string Operation, string Outcome, string? Error)>();
-        using var listener = new MeterListener();
-        listener.InstrumentPublished = (instrument, l) =>
-        {
-            if (instrument.Meter.Name == MemcachedClient.MeterName && instrument.Name == "db.client.operation.duration")
-            {
-                l.EnableMeasurementEvents(instrument);
-            }
-        };
-        listener.SetMeasurementEventCallback<double>((_, _, tags, _) =>
-        {
-            Dictionary<string, object?> map = TagMap(tags);
-            if (Equals(map.GetValueOrDefault("server.port"), port))
-            {
-                lock (errors)
-                {
-                    errors.Add(((string)map["db.operation.name"]!, (string)map["cacheserializer.memcached.outcome"]!, (string?)map.GetValueOrDefault("error.type")));
-                }
-            }
-        });
-        listener.Start();
+        using var meters = ClientMeterListener.ForPort(port, "db.client.operation.duration");
         await using var client = new MemcachedClient(new MemcachedClientOptions { Servers = { $"127.0.0.1:{port}" }, ServerDownInterval = TimeSpan.FromSeconds(30) });
 
         await client.GetAsync<string>("k");
         await client.SetAsync("k", "v");
 
-        Assert.Equal([("get", "server_failure", "connect_failed"), ("set", "server_failure", "server_down")], errors);
+        Assert.Equal(
+            [("get", "server_failure", "connect_failed"), ("set", "server_failure", "server_down")],
+            meters.Measurements.Select(static d => ((string)d.Tag("db.operation.name")!, (string)d.Tag("cacheserializer.memcached.outcome")!, (string?)d.Tag("error.type"))));
     }
 
     [Fact]
     public async Task GetOrCreate_CountsFactoryCallsByReasonAndNamesItsOperations()
     {
         using var server = MemcachedServer.Start();
-        var operations = new List<(string Operation, string Outcome)>();
-        var reasons = new List<string>();
-        using var listener = new MeterListener();
-        listener.InstrumentPublished = (instrument, l) =>
-        {
-            if (instrument.Meter.Name == MemcachedClient.MeterName && instrument.Name is "db.client.operation.duration" or "cacheserializer.memcached.factory_calls")
-            {
-                l.EnableMeasurementEvents(instrument);
-            }
-        };
-        listener.SetMeasurementEventCallback<double>((_, _, tags, _) =>
-        {
-            Dictionary<string, object?> map = TagMap(tags);
-            if (Equals(map.GetValueOrDefault("server.port"), server.Port))
-            {
-                lock (operations)
-                {
-                    operations.Add(((string)map["db.operation.name"]!, (string)map["cacheserializer.memcached.outcome"]!));
-                }
-            }
-        });
-        listener.SetMeasurementEventCallback<long>((instrument, value, tags, _) =>
-        {
-            Dictionary<string, object?> map = TagMap(tags);
-            if (Equals(map.GetValueOrDefault("server.port"), server.Port))
-            {
-                Assert.Equal(("{call}", 1L, "memcached"), (instrument.Unit, value, map["db.system.name"]));
-                lock (reasons)
-                {
-                    reasons.Add((string)map["cacheserializer.memcached.factory.reason"]!);
-                }
-            }
-        });
-        listener.Start();
+        using var meters = ClientMeterListener.ForPort(server.Port, "db.client.operation.duration", "cacheserializer.memcached.factory_calls");
         await using var client = new MemcachedClient(new MemcachedClientOptions { Servers = { server.Endpoint } });
         var options = new GetOrCreateOptions { StaleWhileRevalidate = TimeSpan.FromMinutes(1) };
         var refreshed = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
@@ -177,17 +73,14 @@ public sealed class MemcachedClientTelemetryTests
             refreshed.SetResult();
             return Task.FromResult("v2");
         }, options);
-        await refreshed.Task.WaitAsync(TimeSpan.FromSeconds(30));
+        await refreshed.Task.WaitAsync(Bound.NotStuck);
 
-        lock (reasons)
-        {
-            Assert.Equal(["won", "refresh"], reasons);
-        }
-
-        lock (operations)
-        {
-            Assert.Equal([("get_or_create", "won"), ("cas", "stored"), ("get_or_create", "hit"), ("invalidate", "invalidated"), ("get_or_create", "won")], operations.Take(5));
-        }
+        IReadOnlyList<ClientMeasurement> factoryCalls = meters.Of("cacheserializer.memcached.factory_calls");
+        Assert.All(factoryCalls, static c => Assert.Equal(("{call}", 1.0, "memcached"), (c.Unit, c.Value, c.Tag("db.system.name"))));
+        Assert.Equal(["won", "refresh"], factoryCalls.Select(static c => (string)c.Tag("cacheserializer.memcached.factory.reason")!));
+        Assert.Equal(
+            [("get_or_create", "won"), ("cas", "stored"), ("get_or_create", "hit"), ("invalidate", "invalidated"), ("get_or_create", "won")],
+            meters.Of("db.client.operation.duration").Take(5).Select(static d => ((string)d.Tag("db.operation.name")!, (string)d.Tag("cacheserializer.memcached.outcome")!)));
     }
 
     [Fact]

@@ -1,5 +1,4 @@
 using System.Diagnostics;
-using System.Diagnostics.Metrics;
 using CacheSerializer.Memcached;
 using CacheSerializer.Memcached.Internal.Requests;
 using CacheSerializer.Tests.Memcached.Fixtures;
@@ -13,50 +12,17 @@ namespace CacheSerializer.Tests.Memcached;
 [Collection(MemcachedCollection.Name)]
 public sealed class MemcachedClientUnreadableItemTests : IDisposable
 {
-    /// <summary>How long a wait may take on a loaded machine before the test fails.</summary>
-    private static readonly TimeSpan Bound = TimeSpan.FromSeconds(30);
-
     private readonly MemcachedServerFixture _fixture;
     private readonly List<IDisposable> _owned = [];
     private readonly ListLoggerProvider _logs = new();
     private readonly ILoggerFactory _loggerFactory;
-    private readonly MeterListener _listener = new();
-    private readonly List<(string Reason, string Type)> _counted = [];
+    private readonly ClientMeterListener _meters;
 
     public MemcachedClientUnreadableItemTests(MemcachedServerFixture fixture)
     {
         _fixture = fixture;
         _loggerFactory = LoggerFactory.Create(builder => builder.AddProvider(_logs).SetMinimumLevel(LogLevel.Debug));
-        _listener.InstrumentPublished = (instrument, l) =>
-        {
-            if (instrument.Meter.Name == MemcachedClient.MeterName && instrument.Name == "cacheserializer.memcached.unreadable_items")
-            {
-                l.EnableMeasurementEvents(instrument);
-            }
-        };
-        _listener.SetMeasurementEventCallback<long>((_, value, tags, _) =>
-        {
-            var map = new Dictionary<string, object?>(StringComparer.Ordinal);
-            foreach (KeyValuePair<string, object?> tag in tags)
-            {
-                map[tag.Key] = tag.Value;
-            }
-
-            // The meter is process-wide: only this test class's types and server count here.
-            string type = (string)map["cacheserializer.memcached.unreadable.type"]!;
-            if (type.StartsWith(typeof(OrderBefore).Namespace + ".Order", StringComparison.Ordinal) && Equals(map.GetValueOrDefault("server.port"), _fixture.Primary.Port))
-            {
-                Assert.Equal("memcached", map["db.system.name"]);
-                lock (_counted)
-                {
-                    for (long i = 0; i < value; i++)
-                    {
-                        _counted.Add(((string)map["cacheserializer.memcached.unreadable.reason"]!, type));
-                    }
-                }
-            }
-        });
-        _listener.Start();
+        _meters = ClientMeterListener.ForPort(_fixture.Primary.Port, "cacheserializer.memcached.unreadable_items");
     }
 
     public static TheoryData<string> Scenarios => [.. DeployBuilds.Scenarios];
@@ -95,20 +61,20 @@ public sealed class MemcachedClientUnreadableItemTests : IDisposable
         }
     }
 
+    // The fixture's server is shared by the collection: only this test class's types count here.
     private IReadOnlyList<(string Reason, string Type)> Counted
     {
         get
         {
-            lock (_counted)
-            {
-                return [.. _counted];
-            }
+            ClientMeasurement[] ours = [.. _meters.Measurements.Where(static m => ((string)m.Tag("cacheserializer.memcached.unreadable.type")!).StartsWith(typeof(OrderBefore).Namespace + ".Order", StringComparison.Ordinal))];
+            Assert.All(ours, static m => Assert.Equal("memcached", m.Tag("db.system.name")));
+            return [.. ours.SelectMany(static m => Enumerable.Repeat(((string)m.Tag("cacheserializer.memcached.unreadable.reason")!, (string)m.Tag("cacheserializer.memcached.unreadable.type")!), (int)m.Value))];
         }
     }
 
     public void Dispose()
     {
-        _listener.Dispose();
+        _meters.Dispose();
         foreach (IDisposable owned in _owned)
         {
             owned.Dispose();
@@ -161,8 +127,8 @@ public sealed class MemcachedClientUnreadableItemTests : IDisposable
 
     private static async Task<T> WithinBoundAsync<T>(Task<T> task, string what)
     {
-        Task first = await Task.WhenAny(task, Task.Delay(Bound));
-        Assert.True(first == task, $"not within {Bound.TotalSeconds} s: {what}");
+        Task first = await Task.WhenAny(task, Task.Delay(Bound.NotStuck));
+        Assert.True(first == task, $"not within {Bound.NotStuck.TotalSeconds} s: {what}");
         return await task;
     }
 

@@ -1,7 +1,8 @@
-using System.Diagnostics.Metrics;
+using System.Globalization;
 using System.Text;
 using CacheSerializer.LocalServers;
 using CacheSerializer.Memcached;
+using CacheSerializer.Tests.Memcached.Fixtures;
 using Microsoft.Extensions.Caching.Distributed;
 using Microsoft.Extensions.DependencyInjection;
 
@@ -126,42 +127,41 @@ public sealed class MemcachedDistributedCacheTests : IDisposable
     {
         await _cache.SetAsync("dc:count", Bytes("x"), new DistributedCacheEntryOptions { SlidingExpiration = TimeSpan.FromSeconds(100) });
         await _client.TouchAsync("dc:count", TimeSpan.FromSeconds(50)); // so the next read must slide it
-        var commands = new List<string>();
-        using var listener = new MeterListener();
-        listener.InstrumentPublished = (instrument, l) =>
-        {
-            if (instrument.Meter.Name == MemcachedClient.MeterName && instrument.Name == "db.client.operation.duration")
-            {
-                l.EnableMeasurementEvents(instrument);
-            }
-        };
-        listener.SetMeasurementEventCallback<double>((_, _, tags, _) =>
-        {
-            object? port = null;
-            string command = string.Empty;
-            foreach (KeyValuePair<string, object?> tag in tags)
-            {
-                port = tag.Key == "server.port" ? tag.Value : port;
-                command = tag.Key == "db.operation.name" ? (string)tag.Value! : command;
-            }
-
-            if (Equals(port, _server.Port))
-            {
-                lock (commands)
-                {
-                    commands.Add(command);
-                }
-            }
-        });
-        listener.Start();
+        using var meters = ClientMeterListener.ForPort(_server.Port, "db.client.operation.duration");
 
         await _cache.GetAsync("dc:count");
         await _cache.GetAsync("dc:count");
 
-        listener.Dispose();
+        string[] commands = [.. meters.Measurements.Select(static m => (string)m.Tag("db.operation.name")!)]; // before the stats below
         Assert.Equal(["get", "touch", "get"], commands); // the second read finds the TTL already slid: one command
         IReadOnlyDictionary<string, IReadOnlyDictionary<string, string>> stats = await _client.GetStatsAsync();
         Assert.Equal("1", stats[_server.Endpoint]["curr_items"]);
+    }
+
+    public static TheoryData<string> FarFutureAbsoluteExpirations => new() { "2040-01-01T00:00:00Z", "2100-01-01T00:00:00Z", "9999-12-31T23:59:59Z" };
+
+    [Theory]
+    [MemberData(nameof(FarFutureAbsoluteExpirations))]
+    public async Task SetAsync_AbsoluteExpirationBeyond2038_EntryIsKept(string at)
+    {
+        var options = new DistributedCacheEntryOptions { AbsoluteExpiration = DateTimeOffset.Parse(at, CultureInfo.InvariantCulture) };
+
+        await _cache.SetAsync("far:" + at, [4, 2], options);
+
+        Assert.Equal([4, 2], await _cache.GetAsync("far:" + at));
+    }
+
+    [Fact]
+    public async Task SetAsync_RelativeAndSlidingTimeSpanMaxValue_EntryIsKeptAndReadsDoNotTouchIt()
+    {
+        await _cache.SetAsync("far:relative", [1], new DistributedCacheEntryOptions { AbsoluteExpirationRelativeToNow = TimeSpan.MaxValue });
+        await _cache.SetAsync("far:sliding", [2], new DistributedCacheEntryOptions { SlidingExpiration = TimeSpan.MaxValue });
+        IReadOnlyDictionary<string, string> before = (await _client.GetStatsAsync())[_server.Endpoint];
+
+        Assert.Equal([1], await _cache.GetAsync("far:relative"));
+        Assert.Equal([2], await _cache.GetAsync("far:sliding"));
+        IReadOnlyDictionary<string, string> after = (await _client.GetStatsAsync())[_server.Endpoint];
+        Assert.Equal(long.Parse(before["cmd_touch"], CultureInfo.InvariantCulture), long.Parse(after["cmd_touch"], CultureInfo.InvariantCulture));
     }
 
     [Fact]

@@ -76,8 +76,8 @@ public sealed class MemcachedHealthCheckTests
 
         for (int round = 0; round < 20; round++)
         {
-            await FakeMemcachedServer.UntilAsync(
-                () => client.CheckServersAsync(CancellationToken.None).GetAwaiter().GetResult()[0].IsUp, $"round {round}: the server back up");
+            await Poll.UntilAsync(
+                async () => (await client.CheckServersAsync(CancellationToken.None))[0].IsUp, $"round {round}: the server back up");
             server.Kill();
 
             ServerState first = (await client.CheckServersAsync(CancellationToken.None))[0];

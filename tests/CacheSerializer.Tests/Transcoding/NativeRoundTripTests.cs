@@ -6,6 +6,9 @@ public class NativeRoundTripTests
 
     public static IEnumerable<object[]> Cases => NativeCases.Names;
 
+    // The value types only: a string or a byte array has no Nullable<T> form to read it as.
+    public static IEnumerable<object[]> ValueTypeCases => NativeCases.Names.Where(row => NativeCases.All[(string)row[0]].GetType().IsValueType);
+
     [Theory]
     [MemberData(nameof(Cases))]
     public void Deserialize_NativeValue_ReturnsIdenticalValueOfStoredType(string name)
@@ -29,14 +32,10 @@ public class NativeRoundTripTests
     }
 
     [Theory]
-    [MemberData(nameof(Cases))]
+    [MemberData(nameof(ValueTypeCases))]
     public void DeserializeOfNullable_NativeValueType_ReturnsValue(string name)
     {
         object value = NativeCases.All[name];
-        if (!value.GetType().IsValueType)
-        {
-            return;
-        }
 
         CacheItem item = _transcoder.Serialize(value);
 

@@ -1,6 +1,8 @@
+using System.Reflection;
 using CacheSerializer.Workloads;
 using CacheSerializer.Workloads.Contenders;
 using CacheSerializer.Workloads.Reports;
+using ProtoBuf.Meta;
 
 namespace CacheSerializer.Benchmarks.Tests.Workloads.Contenders;
 
@@ -62,17 +64,31 @@ public class TranscoderSizeTargetTests
     [MemberData(nameof(ObjectWorkloads))]
     public void Serialize_ObjectWorkloads_AreProtobufNetsBytesPlusTheTypeHeaderExactly(string workload)
     {
-        // The body is byte for byte what protobuf-net writes with the transcoder's default model; the only overhead is
-        // the type header of docs/format.md: key 0, the 4-byte hash of the type's name and the 4-byte contract fingerprint,
-        // or a one-byte alias and the fingerprint.
+        // The body is byte for byte what protobuf-net writes with a model configured here as an application would
+        // (NullWrappedModel: never the transcoder's CreateModel, so a wrong setting there shows as a difference); the
+        // only overhead is the type header of docs/format.md: key 0, the 4-byte hash of the type's name and the 4-byte
+        // contract fingerprint, or a one-byte alias and the fingerprint.
         object value = WorkloadCatalog.Get(workload).Value;
-        using var stream = new MemoryStream();
-        ProtobufTranscoder.CreateModel().Serialize(stream, value);
+        byte[] protobufNet = ProtobufNetBytes(NullWrappedModel(), value);
         CacheItem item = ContenderCatalog.Get(Plain).Transcoder.Serialize(value);
 
-        Assert.Equal(Convert.ToHexString(stream.ToArray()), Convert.ToHexString(item.Data.AsSpan(9)));
-        Assert.Equal(stream.Length + 9, Size(workload, Plain));
-        Assert.Equal(stream.Length + 5, Size(workload, Aliased));
+        Assert.Equal(Convert.ToHexString(protobufNet), Convert.ToHexString(item.Data.AsSpan(9)));
+        Assert.Equal(protobufNet.Length + 9, Size(workload, Plain));
+        Assert.Equal(protobufNet.Length + 5, Size(workload, Aliased));
+    }
+
+    [Theory]
+    [MemberData(nameof(ObjectWorkloads))]
+    public void Serialize_ObjectWorkloadsWithoutNullWrapping_BodyIsExactlyAPlainProtobufNetModelsBytes(string workload)
+    {
+        // The same check through protobuf-net's public API alone: with null-wrapping off, the transcoder's body is what a
+        // RuntimeTypeModel with the two documented settings writes (parseable types as text, DateTime kinds kept).
+        object value = WorkloadCatalog.Get(workload).Value;
+        var transcoder = new ProtobufTranscoder(new ProtobufTranscoderOptions { Compression = TranscoderCompression.None, NullWrappedCollections = false });
+
+        CacheItem item = transcoder.Serialize(value);
+
+        Assert.Equal(Convert.ToHexString(ProtobufNetBytes(UserModel(), value)), Convert.ToHexString(item.Data.AsSpan(9)));
     }
 
     [Theory]
@@ -159,6 +175,40 @@ public class TranscoderSizeTargetTests
         Assert.True(Size(workload, Plain) < json, Plain);
         Assert.True(Size(workload, Brotli) < json, Brotli);
         Assert.True(Size(workload, Aliased) < json, Aliased);
+    }
+
+    // A fresh model, configured as an application configures protobuf-net for these classes (as ProtobufNetCrossCheckTests
+    // does): the transcoder's documented settings, with protobuf-net's public API only.
+    private static RuntimeTypeModel UserModel()
+    {
+        var model = RuntimeTypeModel.Create();
+        model.AllowParseableTypes = true;
+        model.IncludeDateTimeKind = true;
+        return model;
+    }
+
+    // UserModel, with every collection member null-wrapped as [NullWrappedCollection] on it would make it: the workload
+    // classes are shared plain DataContracts, and protobuf-net 3.4.40 keeps the member flag that attribute sets
+    // (ValueMember.NullWrappedCollection) without a public setter, so it is set here by name as each contract is added.
+    private static RuntimeTypeModel NullWrappedModel()
+    {
+        PropertyInfo nullWrapped = typeof(ValueMember).GetProperty("NullWrappedCollection", BindingFlags.Instance | BindingFlags.Public | BindingFlags.NonPublic)!;
+        RuntimeTypeModel model = UserModel();
+        model.AfterApplyDefaultBehaviour += (_, e) =>
+        {
+            foreach (ValueMember member in e.MetaType.GetFields().Where(static m => m.ItemType is not null))
+            {
+                nullWrapped.SetValue(member, true);
+            }
+        };
+        return model;
+    }
+
+    private static byte[] ProtobufNetBytes(TypeModel model, object value)
+    {
+        using var stream = new MemoryStream();
+        model.Serialize(stream, value);
+        return stream.ToArray();
     }
 
     private static int Size(string workload, string contender) =>

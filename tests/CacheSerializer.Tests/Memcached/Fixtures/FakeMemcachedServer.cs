@@ -61,17 +61,6 @@ public sealed class FakeMemcachedServer : IDisposable
     /// know requests were written.</summary>
     public int LinesReceived => Volatile.Read(ref _lines);
 
-    /// <summary>Waits until <paramref name="condition"/> holds, polling every 10 ms; fails after 30 s with <paramref name="what"/>.</summary>
-    public static async Task UntilAsync(Func<bool> condition, string what)
-    {
-        var clock = System.Diagnostics.Stopwatch.StartNew();
-        while (!condition())
-        {
-            Assert.True(clock.Elapsed < TimeSpan.FromSeconds(30), $"waited 30 s for: {what}");
-            await Task.Delay(10);
-        }
-    }
-
     /// <summary>Accepts connections and reads requests, but never writes a byte.</summary>
     public static FakeMemcachedServer NeverAnswering() => new(Behaviour.NeverAnswer, TimeSpan.Zero);
 

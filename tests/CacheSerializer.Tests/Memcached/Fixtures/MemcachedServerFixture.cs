@@ -46,33 +46,23 @@ public sealed class MemcachedServerFixture : IDisposable
     /// <summary>A key no other test uses.</summary>
     public static string UniqueKey(string name) => $"{name}:{Guid.NewGuid():N}";
 
-    /// <summary>Sets <paramref name="key"/> every 50 ms until the client stores it (a restarted server is in use again),
-    /// failing with <paramref name="why"/> after <paramref name="bound"/>.</summary>
-    public static async Task SetUntilStoredAsync(MemcachedClient client, string key, string value, TimeSpan bound, string why)
-    {
-        var clock = System.Diagnostics.Stopwatch.StartNew();
-        while (await client.SetAsync(key, value) != MemcachedStoreResult.Stored)
-        {
-            Assert.True(clock.Elapsed < bound, why);
-            await Task.Delay(50);
-        }
-    }
+    /// <summary>Sets <paramref name="key"/> until the client stores it (a restarted server is in use again), failing
+    /// with <paramref name="what"/> after <see cref="Bound.NotStuck"/>.</summary>
+    public static Task SetUntilStoredAsync(MemcachedClient client, string key, string value, string what) =>
+        Poll.UntilAsync(async () => await client.SetAsync(key, value) == MemcachedStoreResult.Stored, what);
 
     /// <summary>Waits until no connection to 127.0.0.1:<paramref name="port"/> is open or half-closed (established, or
     /// closed by the server and not yet by the client), as /proc/net/tcp shows: after a server was killed or restarted,
-    /// the client's read loops have seen the close and thrown those connections away. Fails after 30 s.</summary>
+    /// the client's read loops have seen the close and thrown those connections away. Fails after <see cref="Bound.NotStuck"/>.</summary>
     /// <remarks>Only for a server no client has connected to since it restarted: its new connections would count too.</remarks>
-    public static async Task UntilClientConnectionsClosedAsync(int port)
+    public static Task UntilClientConnectionsClosedAsync(int port)
     {
         string remote = $"0100007F:{port:X4}";
-        var clock = System.Diagnostics.Stopwatch.StartNew();
-        while (File.ReadLines("/proc/net/tcp").Skip(1)
-            .Select(line => line.Split(' ', StringSplitOptions.RemoveEmptyEntries))
-            .Any(fields => fields.Length > 3 && fields[2] == remote && fields[3] is "01" or "08")) // ESTABLISHED, CLOSE_WAIT
-        {
-            Assert.True(clock.Elapsed < TimeSpan.FromSeconds(30), $"the client's connections to port {port} were still open after 30 s");
-            await Task.Delay(10);
-        }
+        return Poll.UntilAsync(
+            () => !File.ReadLines("/proc/net/tcp").Skip(1)
+                .Select(line => line.Split(' ', StringSplitOptions.RemoveEmptyEntries))
+                .Any(fields => fields.Length > 3 && fields[2] == remote && fields[3] is "01" or "08"), // ESTABLISHED, CLOSE_WAIT
+            $"the client's connections to port {port} closed");
     }
 
     /// <summary>Stops the servers.</summary>

@@ -9,10 +9,16 @@ public class MemcachedKeyTests
     public void Create_PrintableAscii_IsSentPlainWithPrefix()
     {
         var key = MemcachedKey.Create("app:", "user/42");
+        byte[] utf8 = Encoding.UTF8.GetBytes("app:" + "user/42"); // what another client stores the key under
+        byte[] written = new byte[MemcachedKey.MaxPlainLength];
+        byte[] scratch = new byte[MemcachedKey.MaxPlainLength];
 
         Assert.False(key.IsBase64);
-        Assert.Equal("app:user/42", Encoding.ASCII.GetString(key.Wire));
-        Assert.Equal(key.Wire, key.Binary);
+        Assert.Equal(utf8, key.Wire);
+        Assert.Equal(utf8, key.Binary);
+        Assert.Equal(utf8, written.AsSpan(0, key.WriteWire(written)).ToArray()); // what the client writes on the command line
+        Assert.Equal(utf8, key.GetBinary(scratch).ToArray()); // what ketama hashes
+        Assert.Equal(utf8.Length, key.WireLength);
     }
 
     [Theory]
