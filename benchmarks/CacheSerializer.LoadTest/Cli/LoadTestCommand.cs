@@ -222,7 +222,7 @@ internal static class LoadTestCommand
         foreach (PassResult pass in report.Passes.Where(p => !p.Completed))
         {
             Console.WriteLine($"{pass.Contender} did not complete: {pass.Failure}");
-            foreach (string sample in pass.ErrorSamples.Concat(pass.CorruptionSamples))
+            foreach (string sample in pass.ErrorSamples.Concat(pass.CorruptionSamples).Concat(pass.LostWriteSamples))
             {
                 Console.WriteLine($"  {sample}");
             }
