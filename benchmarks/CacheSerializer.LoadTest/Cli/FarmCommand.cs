@@ -119,9 +119,9 @@ internal static class FarmCommand
                 settings.Validate();
                 return settings;
             },
-            FarmRunner.RunAsync,
+            (settings, log, cancellationToken) => FarmRunner.RunAsync(settings, log, cancellationToken),
             FarmReportWriter.ToMarkdown,
             (report, settings) => FarmReportWriter.Save(report, settings.OutputDirectory),
-            report => report.Modes.All(m => m.Errors == 0 && m.Corruptions == 0),
+            report => report.Modes.All(m => m.Errors == 0 && m.Corruptions == 0 && m.LostWrites is 0),
             cancellationToken);
 }

@@ -52,9 +52,17 @@ internal sealed record FarmModeResult
     /// <summary>Gets the reads that threw.</summary>
     public long Errors { get; init; }
 
-    /// <summary>Gets the reads that returned a value of another key or of a future epoch.</summary>
+    /// <summary>Gets the reads that returned a value of another key or of a future epoch, and the items a web server
+    /// could not read (read as misses by the client; nothing in the farm changes a contract).</summary>
     public long Corruptions { get; init; }
 
-    /// <summary>Gets a few error and corruption messages.</summary>
+    /// <summary>Gets the items the web servers could not read, by reason (the client metric's tags).</summary>
+    public IReadOnlyDictionary<string, long> Unreadable { get; init; } = new Dictionary<string, long>();
+
+    /// <summary>Gets the factory calls that followed a miss on a value memcached was seen holding in the same epoch
+    /// (after its expiry was done, before the read started), while it evicted nothing; null when it evicted.</summary>
+    public long? LostWrites { get; init; }
+
+    /// <summary>Gets a few error, corruption and lost-write messages.</summary>
     public required IReadOnlyList<string> Samples { get; init; }
 }
