@@ -66,7 +66,7 @@ internal static class DeployCommand
         var command = new Command(
             "deploy",
             "The rolling-deploy scenario: N web servers under load switch one by one from build 1 to build 2 of the models, "
-            + "for each change kind; counts errors, wrong values, hit rate before, during and after, and factory calls.");
+            + "for each change kind; counts errors, corruptions, lost writes, unreadable items by reason, hit rate before, during and after, and factory calls.");
         foreach (Option option in new Option[] { ClientsOption, CallersOption, KeysOption, StepOption, KindsOption, NodesOption, SeedOption, OutputOption, ShortOption })
         {
             command.Options.Add(option);
@@ -107,10 +107,10 @@ internal static class DeployCommand
                 settings.Validate();
                 return settings;
             },
-            DeployRunner.RunAsync,
+            (settings, log, cancellationToken) => DeployRunner.RunAsync(settings, log, cancellationToken),
             report => DeployReportWriter.ToMarkdown(report) + string.Concat(
                 report.Kinds.Where(k => k.Samples.Count > 0).Select(k => $"{k.Kind}: {string.Join("; ", k.Samples)}{Environment.NewLine}")),
             (report, settings) => DeployReportWriter.Save(report, settings.OutputDirectory),
-            report => report.Kinds.All(k => k.Errors == 0 && k.WrongValues == 0),
+            report => report.Kinds.All(k => k.Errors == 0 && k.Corruptions == 0 && k.LostWrites is 0),
             cancellationToken);
 }

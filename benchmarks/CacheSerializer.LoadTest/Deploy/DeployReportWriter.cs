@@ -20,13 +20,13 @@ internal static class DeployReportWriter
         text.AppendLine();
         text.AppendLine(CultureInfo.InvariantCulture, $"{report.Machine}; load {report.LoadAverage}; memcached {report.Servers}; {report.Started:yyyy-MM-dd HH:mm} UTC.");
         text.AppendLine();
-        text.AppendLine("| Change | errors | wrong values | hit rate before | during | after | factory calls | misses (unreadable) | caught by the harness | other build's value | reads |");
-        text.AppendLine("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+        text.AppendLine("| Change | errors | corruptions | lost writes | hit rate before | during | after | factory calls | misses | unreadable (by reason) | other build's value | reads |");
+        text.AppendLine("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
         foreach (DeployKindResult k in report.Kinds)
         {
             DeployPhaseResult before = k[DeployPhase.Before], during = k[DeployPhase.During], after = k[DeployPhase.After];
             text.AppendLine(CultureInfo.InvariantCulture,
-                $"| {k.Kind} | {N(k.Errors)} | {N(k.WrongValues)} | {P(before.HitRate)} | {P(during.HitRate)} | {P(after.HitRate)} | {N(k.FactoryCalls)} | {N(k.Misses)} | {N(k.Phases.Sum(p => p.UnreadableCaught))} | {N(k.Phases.Sum(p => p.OtherBuildValues))} | {N(k.Phases.Sum(p => p.Reads))} |");
+                $"| {k.Kind} | {N(k.Errors)} | {N(k.Corruptions)} | {(k.LostWrites is long lost ? N(lost) : "-")} | {P(before.HitRate)} | {P(during.HitRate)} | {P(after.HitRate)} | {N(k.FactoryCalls)} | {N(k.Misses)} | {Reasons(k.Unreadable)} | {N(k.Phases.Sum(p => p.OtherBuildValues))} | {N(k.Phases.Sum(p => p.Reads))} |");
         }
 
         text.AppendLine();
@@ -44,6 +44,9 @@ internal static class DeployReportWriter
     /// <returns>The paths written: JSON, then Markdown.</returns>
     public static IReadOnlyList<string> Save(DeployReport report, string directory) =>
         ReportWriter.SaveScenario("deploy", report.Started, report, ToMarkdown(report), directory);
+
+    private static string Reasons(IReadOnlyDictionary<string, long> unreadable) =>
+        unreadable.Count == 0 ? "0" : string.Join(", ", unreadable.Select(u => $"{N(u.Value)} {u.Key}"));
 
     private static string N(double value) => value.ToString("#,0", CultureInfo.InvariantCulture);
 
