@@ -1,3 +1,5 @@
+using CacheSerializer.LocalServers;
+
 namespace CacheSerializer.LoadTest.Cli;
 
 /// <summary>
@@ -38,10 +40,9 @@ internal static class ScenarioCommand
         {
             report = await run(valid, Console.Out, cancellationToken).ConfigureAwait(false);
         }
-        catch (InvalidOperationException ex) when (ex.Message.Contains("memcached", StringComparison.Ordinal))
+        catch (ServerUnavailableException ex)
         {
-            await Console.Error.WriteLineAsync($"error: {ex.Message}").ConfigureAwait(false);
-            return LoadTestCommand.ServerUnavailable;
+            return await LoadTestCommand.ServerUnavailableAsync(ex).ConfigureAwait(false);
         }
         catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
         {

@@ -18,7 +18,7 @@ internal static class DeployRunner
     /// <param name="cancellationToken">Ctrl+C: the current kind stops, the rest are skipped, the servers stop.</param>
     /// <param name="wrapTranscoder">Wraps every web server's transcoder (tests: one that corrupts what it writes), or null.</param>
     /// <returns>The report.</returns>
-    /// <exception cref="InvalidOperationException">memcached is not installed (the message says how) or did not start.</exception>
+    /// <exception cref="ServerUnavailableException">memcached is not installed (the message says how) or did not start.</exception>
     public static async Task<DeployReport> RunAsync(DeploySettings settings, TextWriter log, CancellationToken cancellationToken, Func<ITranscoder, ITranscoder>? wrapTranscoder = null)
     {
         settings.Validate();
