@@ -1,7 +1,9 @@
+using CacheSerializer.LoadTest.Scenarios;
+
 namespace CacheSerializer.LoadTest.Deploy;
 
 /// <summary>The result of the rolling deploy of one change kind.</summary>
-internal sealed record DeployKindResult
+internal sealed record DeployKindResult : IScenarioPartResult
 {
     /// <summary>Gets the change kind's name.</summary>
     public required string Kind { get; init; }

@@ -2,7 +2,7 @@ using System.Diagnostics;
 using System.Globalization;
 using CacheSerializer.LoadTest.Deploy.Models;
 using CacheSerializer.LoadTest.Measuring;
-using CacheSerializer.LoadTest.Running;
+using CacheSerializer.LoadTest.Scenarios;
 using CacheSerializer.LocalServers;
 using CacheSerializer.Memcached;
 
@@ -19,55 +19,18 @@ internal static class DeployRunner
     /// <param name="wrapTranscoder">Wraps every web server's transcoder (tests: one that corrupts what it writes), or null.</param>
     /// <returns>The report.</returns>
     /// <exception cref="ServerUnavailableException">memcached is not installed (the message says how) or did not start.</exception>
-    public static async Task<DeployReport> RunAsync(DeploySettings settings, TextWriter log, CancellationToken cancellationToken, Func<ITranscoder, ITranscoder>? wrapTranscoder = null)
-    {
-        settings.Validate();
-        DateTimeOffset started = DateTimeOffset.UtcNow;
-        string loadBefore = LoadTestRunner.LoadAverage();
-        var servers = new List<MemcachedServer>();
-        try
-        {
-            for (int i = 0; i < settings.Nodes; i++)
-            {
-                servers.Add(MemcachedServer.Start("-m 64"));
-            }
-
-            string[] endpoints = [.. servers.Select(s => s.Endpoint)];
-            log.WriteLine($"memcached: {string.Join(", ", endpoints)} (started here: memcached -m 64)");
-            log.WriteLine($"{settings.Clients} web servers x {settings.CallersPerClient} callers, {settings.Keys} keys, one server switched to build 2 every {settings.Step.TotalSeconds:0.###} s ({settings.DurationPerKind.TotalSeconds:0.#} s per change kind)");
-            var results = new List<DeployKindResult>();
-            foreach (ChangeKind kind in settings.Kinds)
-            {
-                if (cancellationToken.IsCancellationRequested)
-                {
-                    break;
-                }
-
-                DeployKindResult result = await RunKindAsync(kind, endpoints, settings, wrapTranscoder, cancellationToken).ConfigureAwait(false);
-                log.WriteLine(string.Create(CultureInfo.InvariantCulture,
-                    $"{result.Kind}: hit rate {result[DeployPhase.Before].HitRate:P1} before, {result[DeployPhase.During].HitRate:P1} during, {result[DeployPhase.After].HitRate:P1} after; {result.FactoryCalls:N0} factory calls, {result.Misses:N0} misses, {result.Errors} errors, {result.Corruptions} corruptions, {result.LostWrites?.ToString(CultureInfo.InvariantCulture) ?? "unknown (evictions)"} lost writes"));
-                results.Add(result);
-            }
-
-            return new DeployReport
-            {
-                Started = started,
-                Finished = DateTimeOffset.UtcNow,
-                Machine = LoadTestRunner.MachineLine(),
-                LoadAverage = $"{loadBefore} at start, {LoadTestRunner.LoadAverage()} at end (1-minute, {Environment.ProcessorCount} cores)",
-                Settings = settings,
-                Servers = $"{string.Join(", ", endpoints)} (started here: memcached -m 64)",
-                Kinds = results,
-            };
-        }
-        finally
-        {
-            foreach (MemcachedServer server in servers)
-            {
-                server.Dispose();
-            }
-        }
-    }
+    public static Task<DeployReport> RunAsync(DeploySettings settings, TextWriter log, CancellationToken cancellationToken, Func<ITranscoder, ITranscoder>? wrapTranscoder = null) =>
+        ScenarioRunner.RunAsync(
+            settings,
+            memoryMegabytes: 64,
+            $"{settings.Clients} web servers x {settings.CallersPerClient} callers, {settings.Keys} keys, one server switched to build 2 every {settings.Step.TotalSeconds:0.###} s ({settings.DurationPerKind.TotalSeconds:0.#} s per change kind)",
+            settings.Kinds,
+            (kind, endpoints) => RunKindAsync(kind, endpoints, settings, wrapTranscoder, cancellationToken),
+            result => string.Create(CultureInfo.InvariantCulture,
+                $"{result.Kind}: hit rate {result[DeployPhase.Before].HitRate:P1} before, {result[DeployPhase.During].HitRate:P1} during, {result[DeployPhase.After].HitRate:P1} after; {result.FactoryCalls:N0} factory calls, {result.Misses:N0} misses, {result.Errors} errors, {result.Corruptions} corruptions, {result.LostWrites?.ToString(CultureInfo.InvariantCulture) ?? "unknown (evictions)"} lost writes"),
+            results => new DeployReport { Settings = settings, Kinds = results },
+            log,
+            cancellationToken);
 
     /// <summary>One deploy: every key stored by build 1, then a step with every web server on build 1, a step after each
     /// switch to build 2 (the last step is "after").</summary>

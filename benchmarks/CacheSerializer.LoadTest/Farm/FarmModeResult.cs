@@ -1,7 +1,9 @@
+using CacheSerializer.LoadTest.Scenarios;
+
 namespace CacheSerializer.LoadTest.Farm;
 
 /// <summary>What one mode of the farm scenario measured.</summary>
-internal sealed record FarmModeResult
+internal sealed record FarmModeResult : IScenarioPartResult
 {
     /// <summary>Gets the mode's name (plain, hybrid, farm, farm-stale).</summary>
     public required string Mode { get; init; }

@@ -2,7 +2,7 @@ using System.Diagnostics;
 using System.Globalization;
 using CacheSerializer.LoadTest.Checking;
 using CacheSerializer.LoadTest.Measuring;
-using CacheSerializer.LoadTest.Running;
+using CacheSerializer.LoadTest.Scenarios;
 using CacheSerializer.LocalServers;
 using CacheSerializer.Memcached;
 
@@ -22,54 +22,17 @@ internal static class FarmRunner
     /// <param name="wrapTranscoder">Wraps each web server's transcoder (tests: one that corrupts what it writes), or null.</param>
     /// <returns>The report.</returns>
     /// <exception cref="ServerUnavailableException">memcached is not installed (the message says how) or did not start.</exception>
-    public static async Task<FarmReport> RunAsync(FarmSettings settings, TextWriter log, CancellationToken cancellationToken, Func<ITranscoder, ITranscoder>? wrapTranscoder = null)
-    {
-        settings.Validate();
-        DateTimeOffset started = DateTimeOffset.UtcNow;
-        string loadBefore = LoadTestRunner.LoadAverage();
-        var servers = new List<MemcachedServer>();
-        try
-        {
-            for (int i = 0; i < settings.Nodes; i++)
-            {
-                servers.Add(MemcachedServer.Start("-m 256"));
-            }
-
-            string[] endpoints = [.. servers.Select(s => s.Endpoint)];
-            log.WriteLine($"memcached: {string.Join(", ", endpoints)} (started here: memcached -m 256)");
-            log.WriteLine($"{settings.Clients} web servers x {settings.CallersPerClient} callers, {settings.HotKeys} hot keys expiring every {settings.ExpireEvery.TotalSeconds:0.###} s, factory {settings.FactoryTime.TotalMilliseconds:0} ms, {settings.Duration.TotalSeconds:0.#} s per mode");
-            var results = new List<FarmModeResult>();
-            foreach (FarmMode mode in settings.Modes)
-            {
-                if (cancellationToken.IsCancellationRequested)
-                {
-                    break;
-                }
-
-                FarmModeResult result = await RunModeAsync(mode, endpoints, settings, wrapTranscoder, cancellationToken).ConfigureAwait(false);
-                log.WriteLine($"{result.Mode}: {result.FactoryCalls:N0} factory calls for {result.Expiries} expiries ({result.CallsPerExpiry:0.00} per expiry, at most {result.MaxCallsPerExpiry}), {result.Reads:N0} reads, p99 {result.P99Milliseconds:0.0} ms, {result.Errors} errors, {result.Corruptions} corruptions, {result.LostWrites?.ToString(CultureInfo.InvariantCulture) ?? "unknown (evictions)"} lost writes");
-                results.Add(result);
-            }
-
-            return new FarmReport
-            {
-                Started = started,
-                Finished = DateTimeOffset.UtcNow,
-                Machine = LoadTestRunner.MachineLine(),
-                LoadAverage = $"{loadBefore} at start, {LoadTestRunner.LoadAverage()} at end (1-minute, {Environment.ProcessorCount} cores)",
-                Settings = settings,
-                Servers = $"{string.Join(", ", endpoints)} (started here: memcached -m 256)",
-                Modes = results,
-            };
-        }
-        finally
-        {
-            foreach (MemcachedServer server in servers)
-            {
-                server.Dispose();
-            }
-        }
-    }
+    public static Task<FarmReport> RunAsync(FarmSettings settings, TextWriter log, CancellationToken cancellationToken, Func<ITranscoder, ITranscoder>? wrapTranscoder = null) =>
+        ScenarioRunner.RunAsync(
+            settings,
+            memoryMegabytes: 256,
+            $"{settings.Clients} web servers x {settings.CallersPerClient} callers, {settings.HotKeys} hot keys expiring every {settings.ExpireEvery.TotalSeconds:0.###} s, factory {settings.FactoryTime.TotalMilliseconds:0} ms, {settings.Duration.TotalSeconds:0.#} s per mode",
+            settings.Modes,
+            (mode, endpoints) => RunModeAsync(mode, endpoints, settings, wrapTranscoder, cancellationToken),
+            result => $"{result.Mode}: {result.FactoryCalls:N0} factory calls for {result.Expiries} expiries ({result.CallsPerExpiry:0.00} per expiry, at most {result.MaxCallsPerExpiry}), {result.Reads:N0} reads, p99 {result.P99Milliseconds:0.0} ms, {result.Errors} errors, {result.Corruptions} corruptions, {result.LostWrites?.ToString(CultureInfo.InvariantCulture) ?? "unknown (evictions)"} lost writes",
+            results => new FarmReport { Settings = settings, Modes = results },
+            log,
+            cancellationToken);
 
     private static async Task<FarmModeResult> RunModeAsync(FarmMode mode, string[] endpoints, FarmSettings settings, Func<ITranscoder, ITranscoder>? wrapTranscoder, CancellationToken cancellationToken)
     {
