@@ -46,7 +46,7 @@ internal static class ReportWriter
         new("CPU µs/op", (_, p) => N(p.ClientCpuMicrosecondsPerOperation)),
         new("codec µs/op", (_, p) => p.TranscoderCpuMicrosecondsPerOperation is double codec ? N(codec) : "-"),
         new("errors", (_, p) => N(p.Errors)),
-        new("corrupt", (_, p) => N(p.Corruptions)),
+        new("corruptions", (_, p) => N(p.Corruptions)),
         new("lost writes", (_, p) => p.LostWrites is long lost ? N(lost) : "-"),
         new("ops/s vs BSON", (r, p) => Ratio(r, p, ContenderCatalog.Bson, x => x.OperationsPerSecond)),
         new("ops/s vs BF", (r, p) => Ratio(r, p, ContenderCatalog.BinaryFormatter, x => x.OperationsPerSecond)),
