@@ -60,8 +60,7 @@ internal static class DeployCommand
         ScenarioCommand.RunAsync(
             () => ToSettings(result),
             (settings, log, cancellationToken) => DeployRunner.RunAsync(settings, log, cancellationToken),
-            report => DeployReportWriter.ToMarkdown(report) + string.Concat(
-                report.Kinds.Where(k => k.Samples.Count > 0).Select(k => $"{k.Kind}: {string.Join("; ", k.Samples)}{Environment.NewLine}")),
+            DeployReportWriter.ToMarkdown,
             (report, settings) => DeployReportWriter.Save(report, settings.OutputDirectory),
             cancellationToken);
 }

@@ -8,6 +8,9 @@ internal sealed record DeployKindResult : IScenarioPartResult
     /// <summary>Gets the change kind's name.</summary>
     public required string Kind { get; init; }
 
+    /// <inheritdoc/>
+    string IScenarioPartResult.Name => Kind;
+
     /// <summary>Gets what build 2 changes.</summary>
     public required string Description { get; init; }
 

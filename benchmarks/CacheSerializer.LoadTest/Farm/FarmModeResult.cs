@@ -8,6 +8,9 @@ internal sealed record FarmModeResult : IScenarioPartResult
     /// <summary>Gets the mode's name (plain, hybrid, farm, farm-stale).</summary>
     public required string Mode { get; init; }
 
+    /// <inheritdoc/>
+    string IScenarioPartResult.Name => Mode;
+
     /// <summary>Gets what the mode is, in words.</summary>
     public required string Description { get; init; }
 

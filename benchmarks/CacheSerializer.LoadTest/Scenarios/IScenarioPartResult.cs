@@ -4,6 +4,12 @@ namespace CacheSerializer.LoadTest.Scenarios;
 /// no corruption and no lost write (docs/loadtest.md, "Nothing wrong goes unseen").</summary>
 internal interface IScenarioPartResult
 {
+    /// <summary>Gets the part's name (the mode, the change kind).</summary>
+    string Name { get; }
+
+    /// <summary>Gets a few messages of what went wrong: errors, corruptions, lost writes.</summary>
+    IReadOnlyList<string> Samples { get; }
+
     /// <summary>Gets the exceptions that reached the web servers' code.</summary>
     long Errors { get; }
 
