@@ -52,6 +52,9 @@ public sealed class MemcachedServer : IDisposable
     /// <summary>Starts memcached on a free loopback port and waits until it accepts connections.</summary>
     /// <param name="extraArguments">More memcached arguments, e.g. <c>-I 2m</c>.</param>
     /// <param name="security">TLS and authentication, or null for neither.</param>
+    /// <returns>The running server; dispose it to stop it.</returns>
+    /// <exception cref="ServerUnavailableException">memcached is not on PATH (the message has the install command), it
+    /// exited at start (its last output lines say why), or it did not accept connections within 10 s.</exception>
     public static MemcachedServer Start(string extraArguments = "", MemcachedServerSecurity? security = null) =>
         ServerProcess.StartOnFreePort(port => new MemcachedServer(port, extraArguments, security), static server => server.Restart());
 
@@ -59,9 +62,11 @@ public sealed class MemcachedServer : IDisposable
     public static int FreePort() => LoopbackPort.Free();
 
     /// <summary>Finds memcached on PATH, or fails with the install command.</summary>
+    /// <returns>Its path.</returns>
+    /// <exception cref="ServerUnavailableException">memcached is not on PATH.</exception>
     public static string FindBinary() =>
         ExecutableSearch.Find("memcached")
-        ?? throw new InvalidOperationException($"memcached was not found on PATH; the integration tests and the load test need a real server. Install it: {InstallHint}");
+        ?? throw new ServerUnavailableException($"memcached was not found on PATH; the integration tests and the load test need a real server. Install it: {InstallHint}");
 
     /// <summary>Kills the server at once (no graceful shutdown), as a crash would.</summary>
     public void Kill()

@@ -60,13 +60,13 @@ public sealed class RedisServer : IDisposable
     /// <summary>Starts redis-server on a free loopback port and waits until it answers <c>PING</c>.</summary>
     /// <param name="extraArguments">More redis-server arguments, one per item, e.g. <c>"--maxmemory", "512mb"</c>.</param>
     /// <returns>The running server; dispose it to stop it.</returns>
-    /// <exception cref="InvalidOperationException">redis-server is not on PATH (the message has the install command), or it exited at start.</exception>
-    /// <exception cref="TimeoutException">It did not answer <c>PING</c> within 10 s.</exception>
+    /// <exception cref="ServerUnavailableException">redis-server is not on PATH (the message has the install command), it
+    /// exited at start, or it did not answer <c>PING</c> within 10 s.</exception>
     public static RedisServer Start(params string[] extraArguments) =>
         ServerProcess.StartOnFreePort(port => new RedisServer(port, extraArguments), static server => server.Launch());
 
     /// <summary>Finds redis-server on PATH, or fails with the install command.</summary>
-    /// <exception cref="InvalidOperationException">redis-server is not on PATH.</exception>
+    /// <exception cref="ServerUnavailableException">redis-server is not on PATH.</exception>
     public static string FindBinary() => FindBinary(path: null);
 
     /// <summary>Stops the server at once (SIGKILL: it keeps nothing to save).</summary>
@@ -82,7 +82,7 @@ public sealed class RedisServer : IDisposable
     /// <summary>Finds redis-server in the directories of <paramref name="path"/> (PATH's syntax; the process's PATH when null).</summary>
     internal static string FindBinary(string? path) =>
         ExecutableSearch.Find("redis-server", path)
-        ?? throw new InvalidOperationException($"redis-server was not found on PATH; the client benchmark's StackExchange.Redis contender and its tests need a real server. Install it: {InstallHint}");
+        ?? throw new ServerUnavailableException($"redis-server was not found on PATH; the client benchmark's StackExchange.Redis contender and its tests need a real server. Install it: {InstallHint}");
 
     private void Launch()
     {

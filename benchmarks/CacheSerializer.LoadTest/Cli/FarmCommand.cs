@@ -8,17 +8,12 @@ internal static class FarmCommand
 {
     private static readonly FarmSettings Defaults = new();
 
-    private static readonly Option<int> ClientsOption = new("--clients")
-    {
-        Description = "Web servers: independent MemcachedClient instances, each with its own connections and in-process single flight.",
-        DefaultValueFactory = _ => Defaults.Clients,
-    };
-
-    private static readonly Option<int> CallersOption = new("--callers")
-    {
-        Description = "Concurrent callers (requests in flight) on each web server, each reading a random hot key in a loop.",
-        DefaultValueFactory = _ => Defaults.CallersPerClient,
-    };
+    private static readonly ScenarioOptions<FarmSettings> Common = new(
+        Defaults,
+        Defaults.AsShort(),
+        "Web servers: independent MemcachedClient instances, each with its own connections and in-process single flight.",
+        "Concurrent callers (requests in flight) on each web server, each reading a random hot key in a loop.",
+        "3 web servers x 20 callers, 2 hot keys expiring every 2 s, 8 s per mode");
 
     private static readonly Option<int> HotKeysOption = new("--hot-keys")
     {
@@ -44,46 +39,14 @@ internal static class FarmCommand
         HelpName = "names",
     };
 
-    private static readonly Option<int> NodesOption = new("--nodes")
-    {
-        Description = "Local memcached servers to start on free 127.0.0.1 ports; keys are spread by the client's ketama.",
-        DefaultValueFactory = _ => Defaults.Nodes,
-    };
-
-    private static readonly Option<ulong> SeedOption = new("--seed")
-    {
-        Description = "Seed of every caller's choice of keys.",
-        DefaultValueFactory = _ => Defaults.Seed,
-    };
-
-    private static readonly Option<string> OutputOption = new("--output")
-    {
-        Description = "Directory for the JSON and Markdown results.",
-        HelpName = "dir",
-        DefaultValueFactory = _ => Defaults.OutputDirectory,
-    };
-
-    private static readonly Option<bool> ShortOption = new("--short")
-    {
-        Description = "Short mode: 3 web servers x 20 callers, 2 hot keys expiring every second, 4 s per mode (other options still apply).",
-    };
-
     /// <summary>Builds the <c>farm</c> command.</summary>
     /// <returns>The command.</returns>
-    public static Command Create()
-    {
-        var command = new Command(
-            "farm",
-            "The farm scenario: N web servers (independent clients) x callers on a few hot keys that expire on a schedule; "
-            + "counts the factory calls per expiry of plain get/set, HybridCache (in-process protection) and GetOrCreateAsync (farm-wide).");
-        foreach (Option option in new Option[] { ClientsOption, CallersOption, HotKeysOption, ExpireEveryOption, DurationOption, FactoryTimeOption, LockTimeoutOption, ModesOption, NodesOption, SeedOption, OutputOption, ShortOption })
-        {
-            command.Options.Add(option);
-        }
-
-        command.SetAction(RunAsync);
-        return command;
-    }
+    public static Command Create() => Common.CreateCommand(
+        "farm",
+        "The farm scenario: N web servers (independent clients) x callers on a few hot keys that expire on a schedule; "
+        + "counts the factory calls per expiry of plain get/set, HybridCache (in-process protection) and GetOrCreateAsync (farm-wide).",
+        [HotKeysOption, ExpireEveryOption, DurationOption, FactoryTimeOption, LockTimeoutOption, ModesOption],
+        RunAsync);
 
     /// <summary>Turns a parse result into settings: the defaults, then the short mode, then every option given explicitly.</summary>
     /// <param name="result">The parse result.</param>
@@ -92,36 +55,25 @@ internal static class FarmCommand
     public static FarmSettings ToSettings(ParseResult result)
     {
         ArgumentNullException.ThrowIfNull(result);
-        FarmSettings settings = result.GetValue(ShortOption) ? Defaults.AsShort() : Defaults;
-        bool Given(Option option) => result.GetResult(option) is { Implicit: false };
+        FarmSettings settings = Common.Start(result);
+        bool Given(Option option) => ScenarioOptions<FarmSettings>.Given(result, option);
         string? modes = result.GetValue(ModesOption);
-        return settings with
+        return Common.Apply(result, settings with
         {
-            Clients = Given(ClientsOption) ? result.GetValue(ClientsOption) : settings.Clients,
-            CallersPerClient = Given(CallersOption) ? result.GetValue(CallersOption) : settings.CallersPerClient,
             HotKeys = Given(HotKeysOption) ? result.GetValue(HotKeysOption) : settings.HotKeys,
             ExpireEvery = Given(ExpireEveryOption) ? result.GetValue(ExpireEveryOption) : settings.ExpireEvery,
             Duration = Given(DurationOption) ? result.GetValue(DurationOption) : settings.Duration,
             FactoryTime = Given(FactoryTimeOption) ? result.GetValue(FactoryTimeOption) : settings.FactoryTime,
             LockTimeout = Given(LockTimeoutOption) ? result.GetValue(LockTimeoutOption) : settings.LockTimeout,
             Modes = string.IsNullOrWhiteSpace(modes) ? settings.Modes : [.. modes.Split(',', StringSplitOptions.RemoveEmptyEntries).Select(FarmSettings.ParseMode)],
-            Nodes = Given(NodesOption) ? result.GetValue(NodesOption) : settings.Nodes,
-            Seed = Given(SeedOption) ? result.GetValue(SeedOption) : settings.Seed,
-            OutputDirectory = Given(OutputOption) ? result.GetValue(OutputOption)! : settings.OutputDirectory,
-        };
+        });
     }
 
     private static Task<int> RunAsync(ParseResult result, CancellationToken cancellationToken) =>
         ScenarioCommand.RunAsync(
-            () =>
-            {
-                FarmSettings settings = ToSettings(result);
-                settings.Validate();
-                return settings;
-            },
-            FarmRunner.RunAsync,
+            () => ToSettings(result),
+            (settings, log, cancellationToken) => FarmRunner.RunAsync(settings, log, cancellationToken),
             FarmReportWriter.ToMarkdown,
             (report, settings) => FarmReportWriter.Save(report, settings.OutputDirectory),
-            report => report.Modes.All(m => m.Errors == 0 && m.Corruptions == 0),
             cancellationToken);
 }

@@ -5,6 +5,7 @@ using CacheSerializer.LoadTest.Display;
 using CacheSerializer.LoadTest.Mix;
 using CacheSerializer.LoadTest.Results;
 using CacheSerializer.LoadTest.Running;
+using CacheSerializer.LocalServers;
 using Spectre.Console;
 
 namespace CacheSerializer.LoadTest.Cli;
@@ -26,6 +27,17 @@ internal static class LoadTestCommand
 
     /// <summary>Exit code after Ctrl+C.</summary>
     public const int Cancelled = 130;
+
+    /// <summary>Reports that the servers could not be had (the launcher's typed failure, for the main run and every
+    /// scenario alike) and returns <see cref="ServerUnavailable"/>.</summary>
+    /// <param name="ex">The failure; its message says what is missing and how to install it.</param>
+    /// <returns>The exit code.</returns>
+    public static async Task<int> ServerUnavailableAsync(ServerUnavailableException ex)
+    {
+        ArgumentNullException.ThrowIfNull(ex);
+        await Console.Error.WriteLineAsync($"error: {ex.Message}").ConfigureAwait(false);
+        return ServerUnavailable;
+    }
 
     private static readonly LoadTestSettings Defaults = new();
 
@@ -200,10 +212,9 @@ internal static class LoadTestCommand
         {
             report = await LoadTestRunner.RunAsync(settings, display, cancellationToken).ConfigureAwait(false);
         }
-        catch (Exception ex) when (ex is InvalidOperationException or TimeoutException && ex.Message.Contains("memcached", StringComparison.Ordinal))
+        catch (ServerUnavailableException ex)
         {
-            await Console.Error.WriteLineAsync($"error: {ex.Message}").ConfigureAwait(false);
-            return ServerUnavailable;
+            return await ServerUnavailableAsync(ex).ConfigureAwait(false);
         }
 
         if (live)
@@ -222,7 +233,7 @@ internal static class LoadTestCommand
         foreach (PassResult pass in report.Passes.Where(p => !p.Completed))
         {
             Console.WriteLine($"{pass.Contender} did not complete: {pass.Failure}");
-            foreach (string sample in pass.ErrorSamples.Concat(pass.CorruptionSamples))
+            foreach (string sample in pass.ErrorSamples.Concat(pass.CorruptionSamples).Concat(pass.LostWriteSamples))
             {
                 Console.WriteLine($"  {sample}");
             }

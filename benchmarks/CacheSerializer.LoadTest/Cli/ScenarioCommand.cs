@@ -1,31 +1,36 @@
+using CacheSerializer.LoadTest.Scenarios;
+using CacheSerializer.LocalServers;
+
 namespace CacheSerializer.LoadTest.Cli;
 
 /// <summary>
 /// How a scenario subcommand (<c>farm</c>, <c>deploy</c>) runs: its settings from the command line (invalid: exit 2),
 /// the run against the memcached servers it starts (none to be had: exit 3; Ctrl+C: 130), the report printed as
-/// Markdown and saved, then exit 0 when the report passes its checks, 1 when not.
+/// Markdown with each part's samples of what went wrong, and saved, then exit 0 when the report passes its checks
+/// (<see cref="ScenarioReport.Passed"/>), 1 when not.
 /// </summary>
 internal static class ScenarioCommand
 {
     /// <summary>Runs one scenario and returns the process exit code.</summary>
-    /// <param name="settings">Builds and validates the settings; throws <see cref="ArgumentException"/> naming a bad option.</param>
+    /// <param name="settings">Builds the settings (validated here); throws <see cref="ArgumentException"/> naming a bad option.</param>
     /// <param name="run">Runs the scenario, writing progress to the console.</param>
-    /// <param name="markdown">The report as Markdown, with any lines worth printing after it.</param>
+    /// <param name="markdown">The report as Markdown.</param>
     /// <param name="save">Saves the report; returns the paths written.</param>
-    /// <param name="passed">Whether the report passes the scenario's checks (no errors, no wrong values).</param>
     /// <param name="cancellationToken">Cancelled by Ctrl+C.</param>
     public static async Task<int> RunAsync<TSettings, TReport>(
         Func<TSettings> settings,
         Func<TSettings, TextWriter, CancellationToken, Task<TReport>> run,
         Func<TReport, string> markdown,
         Func<TReport, TSettings, IEnumerable<string>> save,
-        Func<TReport, bool> passed,
         CancellationToken cancellationToken)
+        where TSettings : ScenarioSettings
+        where TReport : ScenarioReport
     {
         TSettings valid;
         try
         {
             valid = settings();
+            valid.Validate();
         }
         catch (ArgumentException ex)
         {
@@ -38,10 +43,9 @@ internal static class ScenarioCommand
         {
             report = await run(valid, Console.Out, cancellationToken).ConfigureAwait(false);
         }
-        catch (InvalidOperationException ex) when (ex.Message.Contains("memcached", StringComparison.Ordinal))
+        catch (ServerUnavailableException ex)
         {
-            await Console.Error.WriteLineAsync($"error: {ex.Message}").ConfigureAwait(false);
-            return LoadTestCommand.ServerUnavailable;
+            return await LoadTestCommand.ServerUnavailableAsync(ex).ConfigureAwait(false);
         }
         catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
         {
@@ -50,13 +54,18 @@ internal static class ScenarioCommand
 
         Console.WriteLine();
         Console.Write(markdown(report));
+        foreach (IScenarioPartResult part in report.PartResults().Where(p => p.Samples.Count > 0))
+        {
+            Console.WriteLine($"{part.Name}: {string.Join("; ", part.Samples)}");
+        }
+
         foreach (string path in save(report, valid))
         {
             Console.WriteLine($"wrote {path}");
         }
 
         return cancellationToken.IsCancellationRequested ? LoadTestCommand.Cancelled
-            : passed(report) ? LoadTestCommand.Success
+            : report.Passed() ? LoadTestCommand.Success
             : LoadTestCommand.ContenderFailed;
     }
 }

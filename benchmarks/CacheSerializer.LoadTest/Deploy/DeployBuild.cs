@@ -29,8 +29,8 @@ internal abstract class DeployBuild
     /// <param name="key">The key.</param>
     /// <param name="k">The key's number, from which the value is made.</param>
     /// <param name="cancellationToken">Ends the write when the web server stops.</param>
-    /// <returns>The store.</returns>
-    public abstract Task WriteAsync(MemcachedClient client, string key, int k, CancellationToken cancellationToken);
+    /// <returns>What memcached did with the set.</returns>
+    public abstract Task<MemcachedStoreResult> WriteAsync(MemcachedClient client, string key, int k, CancellationToken cancellationToken);
 
     /// <summary>Returns the text of the value this build's factory makes for key <paramref name="k"/>.</summary>
     /// <param name="k">The key's number.</param>

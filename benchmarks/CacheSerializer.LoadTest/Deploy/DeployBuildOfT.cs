@@ -34,7 +34,7 @@ internal sealed class DeployBuild<T>(int number, IReadOnlyDictionary<Type, int> 
     }
 
     /// <inheritdoc/>
-    public override Task WriteAsync(MemcachedClient client, string key, int k, CancellationToken cancellationToken) =>
+    public override Task<MemcachedStoreResult> WriteAsync(MemcachedClient client, string key, int k, CancellationToken cancellationToken) =>
         client.SetAsync(key, create(k), expiration: null, cancellationToken);
 
     /// <inheritdoc/>

@@ -12,19 +12,26 @@ internal sealed record DeployPhaseResult
     /// <summary>Gets the reads that found a value (every one checked).</summary>
     public long Hits { get; init; }
 
-    /// <summary>Gets the reads that found nothing readable: every key is stored before the deploy and never deleted, so each is an unreadable item.</summary>
+    /// <summary>Gets the reads that found nothing readable: every key is stored before the deploy and never deleted, so
+    /// each should be an unreadable item (the client reads one as a miss, its default).</summary>
     public long Misses { get; init; }
 
-    /// <summary>Gets the misses that were an unreadable item the client threw for (a <c>TranscoderException</c>) and the harness counted as a miss.</summary>
-    public long UnreadableCaught { get; init; }
+    /// <summary>Gets the misses that were an item the reader's build could not read, by reason (the client metric's
+    /// tags: other_contract, unknown_type, ...), counted by each web server's transcoder.</summary>
+    public IReadOnlyDictionary<string, long> Unreadable { get; init; } = new Dictionary<string, long>();
 
     /// <summary>Gets the hits whose value was the other build's value for the key, read faithfully (a subtype's key read by build 1 after build 2 wrote it).</summary>
     public long OtherBuildValues { get; init; }
 
-    /// <summary>Gets the hits whose value was neither build's value for the key.</summary>
-    public long WrongValues { get; init; }
+    /// <summary>Gets the hits whose value was neither build's value for the key, and the unreadable items the change
+    /// kind does not explain (any before the first switch; any but its reason after it).</summary>
+    public long Corruptions { get; init; }
 
-    /// <summary>Gets the exceptions that reached the web server's code (the read or the factory's set).</summary>
+    /// <summary>Gets the misses that were not an unreadable item: a key stored and never deleted was absent, while
+    /// memcached evicted nothing; null when it evicted.</summary>
+    public long? LostWrites { get; init; }
+
+    /// <summary>Gets the exceptions that reached the web server's code (the read or the factory's set) and the sets memcached did not store.</summary>
     public long Errors { get; init; }
 
     /// <summary>Gets the factory calls: one per miss, each followed by a set.</summary>

@@ -1,7 +1,8 @@
 using System.Diagnostics;
 using System.Globalization;
 using CacheSerializer.LoadTest.Deploy.Models;
-using CacheSerializer.LoadTest.Running;
+using CacheSerializer.LoadTest.Measuring;
+using CacheSerializer.LoadTest.Scenarios;
 using CacheSerializer.LocalServers;
 using CacheSerializer.Memcached;
 
@@ -15,61 +16,25 @@ internal static class DeployRunner
     /// <param name="settings">The settings, validated here.</param>
     /// <param name="log">Where progress lines go.</param>
     /// <param name="cancellationToken">Ctrl+C: the current kind stops, the rest are skipped, the servers stop.</param>
+    /// <param name="wrapTranscoder">Wraps every web server's transcoder (tests: one that corrupts what it writes), or null.</param>
     /// <returns>The report.</returns>
-    /// <exception cref="InvalidOperationException">memcached is not installed (the message says how) or did not start.</exception>
-    public static async Task<DeployReport> RunAsync(DeploySettings settings, TextWriter log, CancellationToken cancellationToken)
-    {
-        settings.Validate();
-        DateTimeOffset started = DateTimeOffset.UtcNow;
-        string loadBefore = LoadTestRunner.LoadAverage();
-        var servers = new List<MemcachedServer>();
-        try
-        {
-            for (int i = 0; i < settings.Nodes; i++)
-            {
-                servers.Add(MemcachedServer.Start("-m 64"));
-            }
-
-            string[] endpoints = [.. servers.Select(s => s.Endpoint)];
-            log.WriteLine($"memcached: {string.Join(", ", endpoints)} (started here: memcached -m 64)");
-            log.WriteLine($"{settings.Clients} web servers x {settings.CallersPerClient} callers, {settings.Keys} keys, one server switched to build 2 every {settings.Step.TotalSeconds:0.###} s ({settings.DurationPerKind.TotalSeconds:0.#} s per change kind)");
-            var results = new List<DeployKindResult>();
-            foreach (ChangeKind kind in settings.Kinds)
-            {
-                if (cancellationToken.IsCancellationRequested)
-                {
-                    break;
-                }
-
-                DeployKindResult result = await RunKindAsync(kind, endpoints, settings, cancellationToken).ConfigureAwait(false);
-                log.WriteLine(string.Create(CultureInfo.InvariantCulture,
-                    $"{result.Kind}: hit rate {result[DeployPhase.Before].HitRate:P1} before, {result[DeployPhase.During].HitRate:P1} during, {result[DeployPhase.After].HitRate:P1} after; {result.FactoryCalls:N0} factory calls, {result.Misses:N0} misses, {result.Errors} errors, {result.WrongValues} wrong values"));
-                results.Add(result);
-            }
-
-            return new DeployReport
-            {
-                Started = started,
-                Finished = DateTimeOffset.UtcNow,
-                Machine = LoadTestRunner.MachineLine(),
-                LoadAverage = $"{loadBefore} at start, {LoadTestRunner.LoadAverage()} at end (1-minute, {Environment.ProcessorCount} cores)",
-                Settings = settings,
-                Servers = $"{string.Join(", ", endpoints)} (started here: memcached -m 64)",
-                Kinds = results,
-            };
-        }
-        finally
-        {
-            foreach (MemcachedServer server in servers)
-            {
-                server.Dispose();
-            }
-        }
-    }
+    /// <exception cref="ServerUnavailableException">memcached is not installed (the message says how) or did not start.</exception>
+    public static Task<DeployReport> RunAsync(DeploySettings settings, TextWriter log, CancellationToken cancellationToken, Func<ITranscoder, ITranscoder>? wrapTranscoder = null) =>
+        ScenarioRunner.RunAsync(
+            settings,
+            memoryMegabytes: 64,
+            $"{settings.Clients} web servers x {settings.CallersPerClient} callers, {settings.Keys} keys, one server switched to build 2 every {settings.Step.TotalSeconds:0.###} s ({settings.DurationPerKind.TotalSeconds:0.#} s per change kind)",
+            settings.Kinds,
+            (kind, endpoints) => RunKindAsync(kind, endpoints, settings, wrapTranscoder, cancellationToken),
+            result => string.Create(CultureInfo.InvariantCulture,
+                $"{result.Kind}: hit rate {result[DeployPhase.Before].HitRate:P1} before, {result[DeployPhase.During].HitRate:P1} during, {result[DeployPhase.After].HitRate:P1} after; {result.FactoryCalls:N0} factory calls, {result.Misses:N0} misses, {result.Errors} errors, {result.Corruptions} corruptions, {result.LostWrites?.ToString(CultureInfo.InvariantCulture) ?? "unknown (evictions)"} lost writes"),
+            results => new DeployReport { Settings = settings, Kinds = results },
+            log,
+            cancellationToken);
 
     /// <summary>One deploy: every key stored by build 1, then a step with every web server on build 1, a step after each
     /// switch to build 2 (the last step is "after").</summary>
-    private static async Task<DeployKindResult> RunKindAsync(ChangeKind kind, string[] endpoints, DeploySettings settings, CancellationToken cancellationToken)
+    private static async Task<DeployKindResult> RunKindAsync(ChangeKind kind, string[] endpoints, DeploySettings settings, Func<ITranscoder, ITranscoder>? wrapTranscoder, CancellationToken cancellationToken)
     {
         string name = DeploySettings.NameOf(kind);
         (DeployBuild build1, DeployBuild build2) = DeployModels.For(kind);
@@ -77,21 +42,24 @@ internal static class DeployRunner
 
         // A warm cache before the deploy, as in production: the hit rate before is then 100 %, and any miss later is an
         // unreadable item, since no key expires or is deleted.
-        await using (MemcachedClient loader = DeployWebServer.CreateClient(build1, endpoints))
+        await using MemcachedClient loader = DeployWebServer.CreateClient(build1, endpoints, wrapTranscoder);
+        await loader.FlushAllAsync(cancellationToken).ConfigureAwait(false);
+        ServerStats before = await ServerStats.ReadAsync(loader, cancellationToken).ConfigureAwait(false);
+        for (int k = 0; k < keys.Length; k++)
         {
-            await loader.FlushAllAsync(cancellationToken).ConfigureAwait(false);
-            for (int k = 0; k < keys.Length; k++)
+            MemcachedStoreResult stored = await build1.WriteAsync(loader, keys[k], k, cancellationToken).ConfigureAwait(false);
+            if (stored != MemcachedStoreResult.Stored)
             {
-                await build1.WriteAsync(loader, keys[k], k, cancellationToken).ConfigureAwait(false);
+                throw new InvalidOperationException($"{name}: build 1 could not store {keys[k]} before the deploy: {stored}");
             }
         }
 
-        var tally = new DeployTally { Phase = DeployPhase.Before };
+        var tally = new DeployTally(DeployModels.ExpectedUnreadable(kind)) { Phase = DeployPhase.Before };
         var farm = new DeployWebServer[settings.Clients];
         int Seed(int server, int build) => HashCode.Combine(settings.Seed, kind, server, build);
         for (int i = 0; i < farm.Length; i++)
         {
-            farm[i] = DeployWebServer.Start(build1, build2, endpoints, keys, tally, settings.CallersPerClient, Seed(i, 1));
+            farm[i] = DeployWebServer.Start(build1, build2, endpoints, keys, tally, settings.CallersPerClient, Seed(i, 1), wrapTranscoder);
         }
 
         var clock = Stopwatch.StartNew();
@@ -102,7 +70,7 @@ internal static class DeployRunner
                 await WaitUntilAsync(clock, settings.Step * (i + 1), cancellationToken).ConfigureAwait(false);
                 tally.Phase = DeployPhase.During;
                 await farm[i].StopAsync().ConfigureAwait(false);
-                farm[i] = DeployWebServer.Start(build2, build1, endpoints, keys, tally, settings.CallersPerClient, Seed(i, 2));
+                farm[i] = DeployWebServer.Start(build2, build1, endpoints, keys, tally, settings.CallersPerClient, Seed(i, 2), wrapTranscoder);
             }
 
             tally.Phase = DeployPhase.After;
@@ -116,11 +84,14 @@ internal static class DeployRunner
             }
         }
 
+        // A miss on a stored key is a lost write only when memcached evicted nothing (and no server restarted).
+        ServerStats stats = (await ServerStats.ReadAsync(loader, cancellationToken).ConfigureAwait(false)).Since(before);
+        long? evictions = stats.Unavailable.Count == 0 && stats.Restarted.Count == 0 ? stats.Evictions : null;
         return new DeployKindResult
         {
             Kind = name,
             Description = DeployModels.Describe(kind),
-            Phases = [tally.Result(DeployPhase.Before), tally.Result(DeployPhase.During), tally.Result(DeployPhase.After)],
+            Phases = [tally.Result(DeployPhase.Before, evictions), tally.Result(DeployPhase.During, evictions), tally.Result(DeployPhase.After, evictions)],
             Samples = tally.Samples(),
         };
     }

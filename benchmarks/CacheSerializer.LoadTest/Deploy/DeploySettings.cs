@@ -1,18 +1,21 @@
+using CacheSerializer.LoadTest.Scenarios;
+
 namespace CacheSerializer.LoadTest.Deploy;
 
-/// <summary>Everything one run of the rolling-deploy scenario needs, as the command line gave it (defaults are the documented run).</summary>
-internal sealed record DeploySettings
+/// <summary>Everything one run of the rolling-deploy scenario needs, as the command line gave it (defaults are the
+/// documented run): 4 web servers, switched to build 2 one by one, x 8 callers, seed 20261125.</summary>
+internal sealed record DeploySettings : ScenarioSettings
 {
+    /// <summary>Creates the documented run's settings.</summary>
+    public DeploySettings()
+    {
+        Clients = 4;
+        CallersPerClient = 8;
+        Seed = 20261125;
+    }
+
     /// <summary>Gets the change kind names on the command line, in the order of <see cref="ChangeKind"/>.</summary>
     public static IReadOnlyList<string> KindNames { get; } = ["none", "member-added", "member-retyped", "subtype-removed"];
-
-    /// <summary>Gets the number of web servers: independent <c>MemcachedClient</c> instances, switched to build 2 one by one.</summary>
-    /// <value>4.</value>
-    public int Clients { get; init; } = 4;
-
-    /// <summary>Gets the concurrent callers on each web server, each running get-or-load on a random key in a loop.</summary>
-    /// <value>8.</value>
-    public int CallersPerClient { get; init; } = 8;
 
     /// <summary>Gets the number of keys the callers read; each holds one value, made from the key by the factory.</summary>
     /// <value>200.</value>
@@ -25,21 +28,6 @@ internal sealed record DeploySettings
     /// <summary>Gets the change kinds to deploy, in order.</summary>
     /// <value>All four.</value>
     public IReadOnlyList<ChangeKind> Kinds { get; init; } = Enum.GetValues<ChangeKind>();
-
-    /// <summary>Gets the number of local memcached servers to start; keys are spread by the client's ketama.</summary>
-    /// <value>1.</value>
-    public int Nodes { get; init; } = 1;
-
-    /// <summary>Gets the seed of every caller's choice of keys.</summary>
-    /// <value>20261125.</value>
-    public ulong Seed { get; init; } = 20261125;
-
-    /// <summary>Gets the directory where the JSON and Markdown results go.</summary>
-    /// <value>./loadtest-results.</value>
-    public string OutputDirectory { get; init; } = "loadtest-results";
-
-    /// <summary>Gets a value indicating whether this is the short mode.</summary>
-    public bool Short { get; init; }
 
     /// <summary>Gets how long one change kind runs: a step before the deploy, one per switch after the first, one after.</summary>
     public TimeSpan DurationPerKind => Step * (Clients + 1);
@@ -70,24 +58,11 @@ internal sealed record DeploySettings
     /// <returns>Its name.</returns>
     public static string NameOf(ChangeKind kind) => KindNames[(int)kind];
 
-    /// <summary>Checks every value, naming the offending option.</summary>
-    /// <exception cref="ArgumentException">A value is out of range.</exception>
-    public void Validate()
+    /// <inheritdoc/>
+    protected override void ValidateScenario()
     {
-        Require(Clients is >= 1 and <= 64, "--clients", $"is {Clients}; it must be between 1 and 64");
-        Require(CallersPerClient is >= 1 and <= 4096, "--callers", $"is {CallersPerClient}; it must be between 1 and 4,096");
         Require(Keys is >= 1 and <= 1_000_000, "--keys", $"is {Keys}; it must be between 1 and 1,000,000");
         Require(Step >= TimeSpan.FromMilliseconds(100) && Step <= TimeSpan.FromMinutes(10), "--step", $"is {Step}; it must be between 100 ms and 10 minutes");
         Require(Kinds.Count > 0, "--kinds", "is empty");
-        Require(Nodes is >= 1 and <= 16, "--nodes", $"is {Nodes}; it must be between 1 and 16");
-        Require(OutputDirectory.Length > 0, "--output", "is empty");
-    }
-
-    private static void Require(bool condition, string option, string problem)
-    {
-        if (!condition)
-        {
-            throw new ArgumentException($"{option} {problem}.");
-        }
     }
 }

@@ -1,15 +1,29 @@
+using System.Collections.Concurrent;
+using CacheSerializer.LoadTest.Checking;
+
 namespace CacheSerializer.LoadTest.Deploy;
 
 /// <summary>The counts every caller adds to, per phase, and the phase the deploy is in.</summary>
 internal sealed class DeployTally
 {
     private const int MaxSamples = 5;
-    private const int Counters = 7;
-    private const int Hits = 0, Misses = 1, Unreadable = 2, OtherBuild = 3, Wrong = 4, Errors = 5, Factory = 6;
+    private const int Counters = 5;
+    private const int Hits = 0, Misses = 1, OtherBuild = 2, Errors = 3, Factory = 4;
 
     private readonly long[] _counts = new long[3 * Counters];
+    private readonly ReadFindings[] _findings = [new(), new(), new()];
+    private readonly ConcurrentDictionary<(DeployPhase Phase, string Reason), long> _unreadable = new();
     private readonly List<string> _samples = [];
+    private readonly IReadOnlySet<string> _expectedUnreadable;
     private int _phase;
+
+    /// <summary>Creates the tally of a deploy whose change makes items of <paramref name="expectedUnreadable"/> reasons
+    /// unreadable across builds (the deliberate contract change); any other unreadable item is a corruption.</summary>
+    /// <param name="expectedUnreadable">The reasons the change explains.</param>
+    public DeployTally(IReadOnlySet<string> expectedUnreadable)
+    {
+        _expectedUnreadable = expectedUnreadable;
+    }
 
     /// <summary>Gets or sets the phase the deploy is in; a read counts in the phase it started in.</summary>
     public DeployPhase Phase
@@ -18,8 +32,8 @@ internal sealed class DeployTally
         set => Volatile.Write(ref _phase, (int)value);
     }
 
-    /// <summary>Counts a hit: right (null problem), the other build's value, or wrong (the message).</summary>
-    public void Hit(DeployPhase phase, bool otherBuild, string? wrong)
+    /// <summary>Counts a hit: right (null problem), the other build's value, or a corruption (the message).</summary>
+    public void Hit(DeployPhase phase, bool otherBuild, string? corruption)
     {
         Add(phase, Hits);
         if (otherBuild)
@@ -27,27 +41,39 @@ internal sealed class DeployTally
             Add(phase, OtherBuild);
         }
 
-        if (wrong is not null)
+        if (corruption is not null)
         {
-            Add(phase, Wrong);
-            Sample(wrong);
+            _findings[(int)phase].Corruption(corruption);
+            Sample(corruption);
         }
     }
 
-    /// <summary>Counts a miss, and whether the harness caught it as an unreadable item the client threw for.</summary>
-    public void Miss(DeployPhase phase, bool unreadableCaught)
+    /// <summary>Counts a miss: of an item the reader could not read (<paramref name="unreadable"/>: its reason), or of
+    /// an absent key, which is a lost write (every key is stored before the deploy, and none expires or is deleted).</summary>
+    public void Miss(DeployPhase phase, string? unreadable, string key)
     {
         Add(phase, Misses);
-        if (unreadableCaught)
+        if (unreadable is null)
         {
-            Add(phase, Unreadable);
+            _findings[(int)phase].MissOnStoredKey($"{key}: a miss on a stored key");
+            return;
+        }
+
+        _unreadable.AddOrUpdate((phase, unreadable), 1, static (_, n) => n + 1);
+
+        // Before the first switch only build 1 runs: nothing may be unreadable then.
+        if (phase == DeployPhase.Before || !_expectedUnreadable.Contains(unreadable))
+        {
+            string message = $"{key}: an item that could not be read ({unreadable}) {(phase == DeployPhase.Before ? "before the deploy" : "that this change does not explain")}";
+            _findings[(int)phase].Corruption(message);
+            Sample(message);
         }
     }
 
     /// <summary>Counts a factory call.</summary>
     public void FactoryCall(DeployPhase phase) => Add(phase, Factory);
 
-    /// <summary>Counts an exception that reached the web server's code.</summary>
+    /// <summary>Counts an exception that reached the web server's code, or a set memcached did not store.</summary>
     public void Error(DeployPhase phase, string message)
     {
         Add(phase, Errors);
@@ -55,29 +81,35 @@ internal sealed class DeployTally
     }
 
     /// <summary>Returns the result of a phase.</summary>
-    public DeployPhaseResult Result(DeployPhase phase)
+    /// <param name="phase">The phase.</param>
+    /// <param name="evictions">memcached's evictions over the deploy (null: not known): a miss on a stored key is a lost
+    /// write only when it evicted nothing.</param>
+    public DeployPhaseResult Result(DeployPhase phase, long? evictions)
     {
         long Get(int counter) => Interlocked.Read(ref _counts[((int)phase * Counters) + counter]);
+        ReadFindings findings = _findings[(int)phase];
         return new DeployPhaseResult
         {
             Phase = phase.ToString().ToLowerInvariant(),
             Reads = Get(Hits) + Get(Misses),
             Hits = Get(Hits),
             Misses = Get(Misses),
-            UnreadableCaught = Get(Unreadable),
+            Unreadable = new SortedDictionary<string, long>(
+                _unreadable.Where(u => u.Key.Phase == phase).ToDictionary(u => u.Key.Reason, u => u.Value, StringComparer.Ordinal), StringComparer.Ordinal),
             OtherBuildValues = Get(OtherBuild),
-            WrongValues = Get(Wrong),
+            Corruptions = findings.Corruptions,
+            LostWrites = ReadFindings.LostWrites(findings.MissesOnStoredKeys, evictions),
             Errors = Get(Errors),
             FactoryCalls = Get(Factory),
         };
     }
 
-    /// <summary>Returns the samples of errors and wrong values.</summary>
+    /// <summary>Returns the samples of errors, corruptions and lost writes.</summary>
     public IReadOnlyList<string> Samples()
     {
         lock (_samples)
         {
-            return [.. _samples];
+            return [.. _samples, .. _findings.SelectMany(f => f.LostWriteSamples).Take(MaxSamples)];
         }
     }
 

@@ -1,3 +1,4 @@
+using CacheSerializer.LoadTest.Checking;
 using CacheSerializer.Memcached;
 
 namespace CacheSerializer.LoadTest.Deploy;
@@ -27,10 +28,11 @@ internal sealed class DeployWebServer
     /// <param name="tally">The counts.</param>
     /// <param name="callers">The number of callers.</param>
     /// <param name="seed">The seed of the callers' key choices.</param>
+    /// <param name="wrapTranscoder">Wraps the build's transcoder (tests), or null.</param>
     /// <returns>The running web server.</returns>
-    public static DeployWebServer Start(DeployBuild build, DeployBuild other, IReadOnlyList<string> endpoints, string[] keys, DeployTally tally, int callers, int seed)
+    public static DeployWebServer Start(DeployBuild build, DeployBuild other, IReadOnlyList<string> endpoints, string[] keys, DeployTally tally, int callers, int seed, Func<ITranscoder, ITranscoder>? wrapTranscoder)
     {
-        MemcachedClient client = CreateClient(build, endpoints);
+        MemcachedClient client = CreateClient(build, endpoints, wrapTranscoder);
         var tasks = new Task[callers];
         var server = new DeployWebServer(client, tasks);
         for (int i = 0; i < callers; i++)
@@ -42,13 +44,16 @@ internal sealed class DeployWebServer
         return server;
     }
 
-    /// <summary>Creates a client whose transcoder is <paramref name="build"/>'s.</summary>
+    /// <summary>Creates a client whose transcoder is <paramref name="build"/>'s, which counts what it cannot read; the
+    /// client keeps its default OnUnreadableItem = Miss, as the build's web server would.</summary>
     /// <param name="build">The build.</param>
     /// <param name="endpoints">The memcached servers.</param>
+    /// <param name="wrapTranscoder">Wraps the build's transcoder (tests: one that corrupts what it writes), or null.</param>
     /// <returns>The client.</returns>
-    public static MemcachedClient CreateClient(DeployBuild build, IReadOnlyList<string> endpoints)
+    public static MemcachedClient CreateClient(DeployBuild build, IReadOnlyList<string> endpoints, Func<ITranscoder, ITranscoder>? wrapTranscoder = null)
     {
-        var options = new MemcachedClientOptions { Transcoder = build.CreateTranscoder() };
+        ITranscoder transcoder = build.CreateTranscoder();
+        var options = new MemcachedClientOptions { Transcoder = new CheckingTranscoder(wrapTranscoder?.Invoke(transcoder) ?? transcoder) };
         foreach (string endpoint in endpoints)
         {
             options.Servers.Add(endpoint);
@@ -77,30 +82,22 @@ internal sealed class DeployWebServer
             DeployPhase phase = tally.Phase;
             try
             {
-                string? value;
-                bool unreadable = false;
-                try
-                {
-                    value = await build.ReadAsync(_client, keys[k], stop).ConfigureAwait(false);
-                }
-                catch (TranscoderException ex) when (ex.Kind != TranscoderErrorKind.Unstorable)
-                {
-                    // An item of another contract or an unknown type. The client of this branch still throws it; with
-                    // MemcachedClientOptions.OnUnreadableItem = Miss (the default once that lands) it returns a miss
-                    // and this catch never fires. Counted apart, so that a regression shows as errors, not here.
-                    value = null;
-                    unreadable = true;
-                }
-
+                // The client reads an item this build cannot read as a miss; its transcoder marks the read's probe.
+                var probe = ReadProbe.Start();
+                string? value = await build.ReadAsync(_client, keys[k], stop).ConfigureAwait(false);
                 if (value is not null)
                 {
                     tally.Hit(phase, value != build.Expected(k) && value == other.Expected(k), Check(build, other, keys[k], k, value));
                     continue;
                 }
 
-                tally.Miss(phase, unreadable);
+                tally.Miss(phase, probe.Unreadable, $"build {build.Number}, {keys[k]}");
                 tally.FactoryCall(phase);
-                await build.WriteAsync(_client, keys[k], k, stop).ConfigureAwait(false);
+                MemcachedStoreResult stored = await build.WriteAsync(_client, keys[k], k, stop).ConfigureAwait(false);
+                if (stored != MemcachedStoreResult.Stored)
+                {
+                    tally.Error(phase, $"build {build.Number}, set {keys[k]}: {stored}");
+                }
             }
             catch (OperationCanceledException) when (stop.IsCancellationRequested)
             {

@@ -1,10 +1,15 @@
+using CacheSerializer.LoadTest.Scenarios;
+
 namespace CacheSerializer.LoadTest.Farm;
 
 /// <summary>What one mode of the farm scenario measured.</summary>
-internal sealed record FarmModeResult
+internal sealed record FarmModeResult : IScenarioPartResult
 {
     /// <summary>Gets the mode's name (plain, hybrid, farm, farm-stale).</summary>
     public required string Mode { get; init; }
+
+    /// <inheritdoc/>
+    string IScenarioPartResult.Name => Mode;
 
     /// <summary>Gets what the mode is, in words.</summary>
     public required string Description { get; init; }
@@ -52,9 +57,17 @@ internal sealed record FarmModeResult
     /// <summary>Gets the reads that threw.</summary>
     public long Errors { get; init; }
 
-    /// <summary>Gets the reads that returned a value of another key or of a future epoch.</summary>
+    /// <summary>Gets the reads that returned a value of another key or of a future epoch, and the items a web server
+    /// could not read (read as misses by the client; nothing in the farm changes a contract).</summary>
     public long Corruptions { get; init; }
 
-    /// <summary>Gets a few error and corruption messages.</summary>
+    /// <summary>Gets the items the web servers could not read, by reason (the client metric's tags).</summary>
+    public IReadOnlyDictionary<string, long> Unreadable { get; init; } = new Dictionary<string, long>();
+
+    /// <summary>Gets the factory calls that followed a miss on a value memcached was seen holding in the same epoch
+    /// (after its expiry was done, before the read started), while it evicted nothing; null when it evicted.</summary>
+    public long? LostWrites { get; init; }
+
+    /// <summary>Gets a few error, corruption and lost-write messages.</summary>
     public required IReadOnlyList<string> Samples { get; init; }
 }

@@ -1,29 +1,19 @@
+using CacheSerializer.LoadTest.Scenarios;
+
 namespace CacheSerializer.LoadTest.Farm;
 
 /// <summary>Everything a farm run measured, with what it ran on: the JSON file is this record.</summary>
-internal sealed record FarmReport
+internal sealed record FarmReport : ScenarioReport
 {
-    /// <summary>Gets when the run started (UTC).</summary>
-    public DateTimeOffset Started { get; init; }
-
-    /// <summary>Gets when the run ended (UTC).</summary>
-    public DateTimeOffset Finished { get; init; }
-
-    /// <summary>Gets the machine line: runtime, OS, CPU model and cores.</summary>
-    public required string Machine { get; init; }
-
-    /// <summary>Gets the 1-minute load average when the run started and when it ended.</summary>
-    public required string LoadAverage { get; init; }
-
     /// <summary>Gets the settings of the run.</summary>
     public required FarmSettings Settings { get; init; }
-
-    /// <summary>Gets the memcached servers the run started.</summary>
-    public required string Servers { get; init; }
 
     /// <summary>Gets one result per mode, in the order run.</summary>
     public required IReadOnlyList<FarmModeResult> Modes { get; init; }
 
     /// <summary>Gets the callers reading each hot key at any moment, across the farm: the most a plain stampede can query.</summary>
     public double ReadersPerKey => (double)Settings.Clients * Settings.CallersPerClient / Settings.HotKeys;
+
+    /// <inheritdoc/>
+    public override IEnumerable<IScenarioPartResult> PartResults() => Modes;
 }

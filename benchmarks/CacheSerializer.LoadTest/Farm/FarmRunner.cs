@@ -1,6 +1,8 @@
 using System.Diagnostics;
 using System.Globalization;
-using CacheSerializer.LoadTest.Running;
+using CacheSerializer.LoadTest.Checking;
+using CacheSerializer.LoadTest.Measuring;
+using CacheSerializer.LoadTest.Scenarios;
 using CacheSerializer.LocalServers;
 using CacheSerializer.Memcached;
 
@@ -17,58 +19,22 @@ internal static class FarmRunner
     /// <param name="settings">The settings, validated here.</param>
     /// <param name="log">Where progress lines go.</param>
     /// <param name="cancellationToken">Ctrl+C: the current mode stops, the rest are skipped, the servers stop.</param>
+    /// <param name="wrapTranscoder">Wraps each web server's transcoder (tests: one that corrupts what it writes), or null.</param>
     /// <returns>The report.</returns>
-    /// <exception cref="InvalidOperationException">memcached is not installed (the message says how) or did not start.</exception>
-    public static async Task<FarmReport> RunAsync(FarmSettings settings, TextWriter log, CancellationToken cancellationToken)
-    {
-        settings.Validate();
-        DateTimeOffset started = DateTimeOffset.UtcNow;
-        string loadBefore = LoadTestRunner.LoadAverage();
-        var servers = new List<MemcachedServer>();
-        try
-        {
-            for (int i = 0; i < settings.Nodes; i++)
-            {
-                servers.Add(MemcachedServer.Start("-m 256"));
-            }
+    /// <exception cref="ServerUnavailableException">memcached is not installed (the message says how) or did not start.</exception>
+    public static Task<FarmReport> RunAsync(FarmSettings settings, TextWriter log, CancellationToken cancellationToken, Func<ITranscoder, ITranscoder>? wrapTranscoder = null) =>
+        ScenarioRunner.RunAsync(
+            settings,
+            memoryMegabytes: 256,
+            $"{settings.Clients} web servers x {settings.CallersPerClient} callers, {settings.HotKeys} hot keys expiring every {settings.ExpireEvery.TotalSeconds:0.###} s, factory {settings.FactoryTime.TotalMilliseconds:0} ms, {settings.Duration.TotalSeconds:0.#} s per mode",
+            settings.Modes,
+            (mode, endpoints) => RunModeAsync(mode, endpoints, settings, wrapTranscoder, cancellationToken),
+            result => $"{result.Mode}: {result.FactoryCalls:N0} factory calls for {result.Expiries} expiries ({result.CallsPerExpiry:0.00} per expiry, at most {result.MaxCallsPerExpiry}), {result.Reads:N0} reads, p99 {result.P99Milliseconds:0.0} ms, {result.Errors} errors, {result.Corruptions} corruptions, {result.LostWrites?.ToString(CultureInfo.InvariantCulture) ?? "unknown (evictions)"} lost writes",
+            results => new FarmReport { Settings = settings, Modes = results },
+            log,
+            cancellationToken);
 
-            string[] endpoints = [.. servers.Select(s => s.Endpoint)];
-            log.WriteLine($"memcached: {string.Join(", ", endpoints)} (started here: memcached -m 256)");
-            log.WriteLine($"{settings.Clients} web servers x {settings.CallersPerClient} callers, {settings.HotKeys} hot keys expiring every {settings.ExpireEvery.TotalSeconds:0.###} s, factory {settings.FactoryTime.TotalMilliseconds:0} ms, {settings.Duration.TotalSeconds:0.#} s per mode");
-            var results = new List<FarmModeResult>();
-            foreach (FarmMode mode in settings.Modes)
-            {
-                if (cancellationToken.IsCancellationRequested)
-                {
-                    break;
-                }
-
-                FarmModeResult result = await RunModeAsync(mode, endpoints, settings, cancellationToken).ConfigureAwait(false);
-                log.WriteLine($"{result.Mode}: {result.FactoryCalls:N0} factory calls for {result.Expiries} expiries ({result.CallsPerExpiry:0.00} per expiry, at most {result.MaxCallsPerExpiry}), {result.Reads:N0} reads, p99 {result.P99Milliseconds:0.0} ms, {result.Errors} errors, {result.Corruptions} corruptions");
-                results.Add(result);
-            }
-
-            return new FarmReport
-            {
-                Started = started,
-                Finished = DateTimeOffset.UtcNow,
-                Machine = LoadTestRunner.MachineLine(),
-                LoadAverage = $"{loadBefore} at start, {LoadTestRunner.LoadAverage()} at end (1-minute, {Environment.ProcessorCount} cores)",
-                Settings = settings,
-                Servers = $"{string.Join(", ", endpoints)} (started here: memcached -m 256)",
-                Modes = results,
-            };
-        }
-        finally
-        {
-            foreach (MemcachedServer server in servers)
-            {
-                server.Dispose();
-            }
-        }
-    }
-
-    private static async Task<FarmModeResult> RunModeAsync(FarmMode mode, string[] endpoints, FarmSettings settings, CancellationToken cancellationToken)
+    private static async Task<FarmModeResult> RunModeAsync(FarmMode mode, string[] endpoints, FarmSettings settings, Func<ITranscoder, ITranscoder>? wrapTranscoder, CancellationToken cancellationToken)
     {
         string name = FarmSettings.NameOf(mode);
         var scheduleOptions = new MemcachedClientOptions();
@@ -79,12 +45,14 @@ internal static class FarmRunner
 
         await using var schedule = new MemcachedClient(scheduleOptions);
         await schedule.FlushAllAsync(cancellationToken).ConfigureAwait(false);
+        ServerStats before = await ServerStats.ReadAsync(schedule, cancellationToken).ConfigureAwait(false);
         string[] keys = [.. Enumerable.Range(0, settings.HotKeys).Select(k => $"farm:{name}:{k}")];
         var ledger = new FactoryLedger(settings.HotKeys);
         var farm = new FarmWebServer[settings.Clients];
         for (int i = 0; i < farm.Length; i++)
         {
-            farm[i] = FarmWebServer.Start(endpoints, settings);
+            farm[i] = FarmWebServer.Start(endpoints, settings, new CheckingTranscoder(
+                wrapTranscoder?.Invoke(FarmWebServer.CreateTranscoder()) ?? FarmWebServer.CreateTranscoder(), value => Seen(ledger, value)));
         }
 
         var tally = new Tally();
@@ -106,7 +74,9 @@ internal static class FarmRunner
             await stop.CancelAsync().ConfigureAwait(false);
             long[][] latencies = await Task.WhenAll(callers).ConfigureAwait(false);
             double seconds = clock.Elapsed.TotalSeconds;
-            return Result(mode, ledger, tally, latencies, seconds, settings.FactoryTime);
+            ServerStats stats = (await ServerStats.ReadAsync(schedule, cancellationToken).ConfigureAwait(false)).Since(before);
+            long? evictions = stats.Unavailable.Count == 0 && stats.Restarted.Count == 0 ? stats.Evictions : null;
+            return Result(mode, ledger, tally, [.. farm.Select(f => f.Transcoder)], evictions, latencies, seconds, settings.FactoryTime);
         }
         finally
         {
@@ -137,6 +107,7 @@ internal static class FarmRunner
                 _ = mode == FarmMode.FarmStale
                     ? await schedule.InvalidateAsync(keys[k], stale, cancellationToken).ConfigureAwait(false)
                     : await schedule.DeleteAsync(keys[k], cancellationToken).ConfigureAwait(false);
+                ledger.Expired(k);
             }
         }
 
@@ -155,11 +126,13 @@ internal static class FarmRunner
         while (!stop.IsCancellationRequested)
         {
             int k = context.Random.Next(context.Keys.Length);
+            var probe = ReadProbe.Start();
+            int epoch = context.Ledger.Epoch(k);
             long start = Stopwatch.GetTimestamp();
             string? value;
             try
             {
-                value = await context.Server.ReadAsync(context.Mode, context.Keys[k], context.FactoryOf(k), stop).ConfigureAwait(false);
+                value = await context.Server.ReadAsync(context.Mode, context.Keys[k], context.FactoryOf(k, epoch, start, probe), stop).ConfigureAwait(false);
             }
             catch (OperationCanceledException) when (stop.IsCancellationRequested)
             {
@@ -181,8 +154,7 @@ internal static class FarmRunner
     /// <summary>A value is <c>k{key}|e{epoch}|s{server}</c>: of this key, and of this epoch or an earlier one.</summary>
     private static string? Check(CallerContext context, int k, string? value)
     {
-        string[] parts = value?.Split('|') ?? [];
-        if (parts.Length != 3 || parts[0] != $"k{k}" || !int.TryParse(parts[1].AsSpan(1), NumberStyles.None, CultureInfo.InvariantCulture, out int epoch))
+        if (Parse(value) is not (int key, int epoch) || key != k)
         {
             return $"{context.Keys[k]}: read '{value}', not a value of this key";
         }
@@ -191,8 +163,35 @@ internal static class FarmRunner
         return epoch > now ? $"{context.Keys[k]}: read epoch {epoch} while the key is in epoch {now}" : epoch < now ? Tally.Stale : null;
     }
 
-    private static FarmModeResult Result(FarmMode mode, FactoryLedger ledger, Tally tally, long[][] latencies, double seconds, TimeSpan factoryTime)
+    /// <summary>Returns the key and epoch of a value <c>k{key}|e{epoch}|s{server}</c>, or null when it is not one.</summary>
+    private static (int Key, int Epoch)? Parse(object? value)
     {
+        string[] parts = (value as string)?.Split('|') ?? [];
+        return parts.Length == 3 && parts[0].StartsWith('k') && parts[1].StartsWith('e')
+            && int.TryParse(parts[0].AsSpan(1), NumberStyles.None, CultureInfo.InvariantCulture, out int key)
+            && int.TryParse(parts[1].AsSpan(1), NumberStyles.None, CultureInfo.InvariantCulture, out int epoch)
+            ? (key, epoch)
+            : null;
+    }
+
+    /// <summary>A value read back from memcached by any web server: its epoch was stored.</summary>
+    private static void Seen(FactoryLedger ledger, object? value)
+    {
+        if (Parse(value) is (int key, int epoch))
+        {
+            ledger.Seen(key, epoch);
+        }
+    }
+
+    private static FarmModeResult Result(FarmMode mode, FactoryLedger ledger, Tally tally, CheckingTranscoder[] transcoders, long? evictions, long[][] latencies, double seconds, TimeSpan factoryTime)
+    {
+        // Every web server counted what it could not read; in the farm nothing changes a contract, so each is a corruption.
+        var unreadable = new SortedDictionary<string, long>(StringComparer.Ordinal);
+        foreach ((string reason, long count) in transcoders.SelectMany(t => t.UnreadableByReason()))
+        {
+            unreadable[reason] = unreadable.GetValueOrDefault(reason) + count;
+        }
+
         int[] calls = ledger.CallsPerExpiry();
         long[] all = [.. latencies.SelectMany(l => l)];
         Array.Sort(all);
@@ -214,8 +213,11 @@ internal static class FarmRunner
             MaxMilliseconds = all.Length == 0 ? 0 : all[^1] / 1000.0,
             SlowReads = all.Length - LowerBound(all, (long)factoryTime.TotalMicroseconds),
             Errors = tally.Errors,
-            Corruptions = tally.Corruptions,
-            Samples = tally.Samples(),
+            Corruptions = tally.Findings.Corruptions + unreadable.Values.Sum(),
+            Unreadable = unreadable,
+            LostWrites = ReadFindings.LostWrites(tally.Findings.MissesOnStoredKeys, evictions),
+            Samples = [.. tally.Samples().Concat(tally.Findings.LostWriteSamples).Take(MaxSamples),
+                .. unreadable.Count > 0 ? [$"items no web server could read: {string.Join(", ", unreadable.Select(u => $"{u.Key} {u.Value:N0}"))}"] : Array.Empty<string>()],
         };
     }
 
@@ -250,10 +252,18 @@ internal static class FarmRunner
     /// <summary>What one caller needs.</summary>
     private sealed record CallerContext(FarmMode Mode, FarmWebServer Server, int ServerIndex, string[] Keys, FactoryLedger Ledger, FarmSettings Settings, Tally Tally, Random Random)
     {
-        /// <summary>The database query of hot key <paramref name="k"/>: counted in the ledger, then as slow as the settings say.</summary>
-        public Func<CancellationToken, Task<string>> FactoryOf(int k) => async _ =>
+        /// <summary>The database query of hot key <paramref name="k"/> for a read that started at <paramref name="readStarted"/>
+        /// in epoch <paramref name="readEpoch"/>: counted in the ledger (and as a lost write when memcached held the
+        /// epoch's value before the read started, and the read was not of an item it could not read), then as slow as
+        /// the settings say.</summary>
+        public Func<CancellationToken, Task<string>> FactoryOf(int k, int readEpoch, long readStarted, ReadProbe probe) => async _ =>
         {
             int epoch = Ledger.RecordCall(k);
+            if (Ledger.FollowsStoredValue(k, epoch, readEpoch, readStarted) && probe.Unreadable is null)
+            {
+                Tally.Findings.MissOnStoredKey($"{Keys[k]}: a factory call in epoch {epoch}, whose value memcached was seen holding before the read started");
+            }
+
             await Task.Delay(Settings.FactoryTime, CancellationToken.None).ConfigureAwait(false);
             return string.Create(CultureInfo.InvariantCulture, $"k{k}|e{epoch}|s{ServerIndex}");
         };
@@ -269,15 +279,15 @@ internal static class FarmRunner
         private long _reads;
         private long _stale;
         private long _errors;
-        private long _corruptions;
+
+        /// <summary>Gets the corruptions (values of another key or a later epoch) and misses on stored values.</summary>
+        public ReadFindings Findings { get; } = new();
 
         public long Reads => Interlocked.Read(ref _reads);
 
         public long StaleReads => Interlocked.Read(ref _stale);
 
         public long Errors => Interlocked.Read(ref _errors);
-
-        public long Corruptions => Interlocked.Read(ref _corruptions);
 
         /// <summary>Counts a read: good (null), stale, or corrupt (the message).</summary>
         public void Read(string? problem)
@@ -289,7 +299,7 @@ internal static class FarmRunner
             }
             else if (problem is not null)
             {
-                Interlocked.Increment(ref _corruptions);
+                Findings.Corruption(problem);
                 Sample(problem);
             }
         }

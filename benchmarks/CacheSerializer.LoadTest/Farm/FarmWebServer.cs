@@ -1,3 +1,4 @@
+using CacheSerializer.LoadTest.Checking;
 using CacheSerializer.Memcached;
 using Microsoft.Extensions.Caching.Hybrid;
 using Microsoft.Extensions.DependencyInjection;
@@ -20,14 +21,22 @@ internal sealed class FarmWebServer : IAsyncDisposable
     private readonly GetOrCreateOptions _farm;
     private readonly GetOrCreateOptions _farmStale;
 
-    private FarmWebServer(ServiceProvider services, FarmSettings settings)
+    private FarmWebServer(ServiceProvider services, FarmSettings settings, CheckingTranscoder transcoder)
     {
         _services = services;
+        Transcoder = transcoder;
         _client = services.GetRequiredService<MemcachedClient>();
         _hybrid = services.GetRequiredService<HybridCache>();
         _farm = Options(settings, TimeSpan.Zero);
         _farmStale = Options(settings, StaleWindow(settings));
     }
+
+    /// <summary>Gets the web server's transcoder, which counts the items it cannot read.</summary>
+    public CheckingTranscoder Transcoder { get; }
+
+    /// <summary>Creates the transcoder a web server has by default (the package's, with its defaults).</summary>
+    /// <returns>The transcoder.</returns>
+    public static ITranscoder CreateTranscoder() => new ProtobufTranscoder();
 
     /// <summary>Returns the options of the GetOrCreateAsync modes, also used by the schedule's <c>InvalidateAsync</c>.</summary>
     /// <param name="settings">The run's settings.</param>
@@ -44,12 +53,15 @@ internal sealed class FarmWebServer : IAsyncDisposable
     /// <summary>Starts a web server on the given memcached servers.</summary>
     /// <param name="endpoints">The memcached servers.</param>
     /// <param name="settings">The run's settings.</param>
+    /// <param name="transcoder">Its transcoder (also HybridCache's serializer's); the client keeps its default
+    /// OnUnreadableItem = Miss, so an item it cannot read is a miss, counted by the transcoder.</param>
     /// <returns>The web server; dispose it to close its connections.</returns>
-    public static FarmWebServer Start(IReadOnlyList<string> endpoints, FarmSettings settings)
+    public static FarmWebServer Start(IReadOnlyList<string> endpoints, FarmSettings settings, CheckingTranscoder transcoder)
     {
         var services = new ServiceCollection();
         services.AddMemcached(o =>
         {
+            o.Transcoder = transcoder;
             foreach (string endpoint in endpoints)
             {
                 o.Servers.Add(endpoint);
@@ -57,7 +69,7 @@ internal sealed class FarmWebServer : IAsyncDisposable
         });
         services.AddHybridCache();
         services.AddHybridCacheTranscoder();
-        return new FarmWebServer(services.BuildServiceProvider(), settings);
+        return new FarmWebServer(services.BuildServiceProvider(), settings, transcoder);
     }
 
     /// <summary>Reads a hot key the way the mode does, creating it with <paramref name="factory"/> on a miss.</summary>

@@ -40,8 +40,17 @@ internal sealed record PassResult
     /// only in the fault mode.</summary>
     public long StoreFailures { get; init; }
 
-    /// <summary>Gets the reads that returned a wrong value or one that could not be read back.</summary>
+    /// <summary>Gets the reads that returned a wrong value, or an item the contender could not read back (the client
+    /// reads it as a miss; nothing in a pass changes a contract, so every one is a corruption).</summary>
     public long Corruptions { get; init; }
+
+    /// <summary>Gets the items the contender could not read back, by reason (the client metric's tags: <c>malformed</c>,
+    /// <c>other_contract</c>, ...); each is also a miss and a corruption.</summary>
+    public IReadOnlyDictionary<string, long> Unreadable { get; init; } = new Dictionary<string, long>();
+
+    /// <summary>Gets the misses on keys whose last write was stored, while memcached evicted nothing (nothing in a pass
+    /// expires or deletes a key); null when that cannot be told: memcached evicted, or a server was down or restarted.</summary>
+    public long? LostWrites { get; init; }
 
     /// <summary>Gets the operations per second.</summary>
     public double OperationsPerSecond { get; init; }
@@ -103,4 +112,7 @@ internal sealed record PassResult
 
     /// <summary>Gets the first few corruption descriptions.</summary>
     public IReadOnlyList<string> CorruptionSamples { get; init; } = [];
+
+    /// <summary>Gets the first few lost writes.</summary>
+    public IReadOnlyList<string> LostWriteSamples { get; init; } = [];
 }

@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using CacheSerializer.LoadTest.Checking;
 using CacheSerializer.LoadTest.Measuring;
 using CacheSerializer.LoadTest.Mix;
 using CacheSerializer.LoadTest.Results;
@@ -27,11 +28,15 @@ internal static class ContenderPass
     {
         PassCounters counters = progress.Counters;
         var transcoder = new MeasuringTranscoder(contender.Transcoder, counters.ItemSizes);
+
+        // The client keeps its default OnUnreadableItem = Miss, as an application does; the pass counts what it reads
+        // as a miss through its own transcoder.
+        var checking = new CheckingTranscoder(transcoder);
         var options = new MemcachedClientOptions
         {
             OperationTimeout = OperationTimeout,
             MaxValueSize = settings.MaxItemBytes,
-            Transcoder = transcoder,
+            Transcoder = checking,
             AutoEject = settings.AutoEject,
         };
         foreach (string endpoint in servers.Endpoints)
@@ -67,6 +72,8 @@ internal static class ContenderPass
         // The previous pass's items are reclaimed in the background; its bytes would be counted in this pass's.
         await ServerStats.UntilEmptyAsync(client, TimeSpan.FromSeconds(10), cancellationToken).ConfigureAwait(false);
 
+        // Evictions are counted from before the warm-up: an item it stored and memcached evicted explains a later miss.
+        ServerStats beforeWarmUp = await ServerStats.ReadAsync(client, cancellationToken).ConfigureAwait(false);
         var keys = new KeyState[mix.Keys];
         for (int i = 0; i < keys.Length; i++)
         {
@@ -135,11 +142,20 @@ internal static class ContenderPass
         long sent = traffic.Sent;
         long received = traffic.Received;
 
-        ServerStats server;
+        ServerStats end;
         using (var statsTimeout = new CancellationTokenSource(TimeSpan.FromSeconds(10)))
         {
-            server = (await ServerStats.ReadAsync(client, statsTimeout.Token).ConfigureAwait(false)).Since(before);
+            end = await ServerStats.ReadAsync(client, statsTimeout.Token).ConfigureAwait(false);
         }
+
+        ServerStats server = end.Since(before);
+
+        // A miss on a stored key is a lost write only when no server evicted, went down or restarted (the fault mode
+        // kills one: its items are gone).
+        ServerStats sinceWarmUp = end.Since(beforeWarmUp);
+        long? lostWrites = ReadFindings.LostWrites(
+            counters.Findings.MissesOnStoredKeys,
+            fault is null && sinceWarmUp.Unavailable.Count == 0 && sinceWarmUp.Restarted.Count == 0 ? sinceWarmUp.Evictions : null);
 
         // The next pass starts with every server up; the stats above were taken first, so they show the down server as unavailable.
         fault?.RestoreAfterPass();
@@ -151,6 +167,7 @@ internal static class ContenderPass
         long operations = counters.Operations;
         failure ??= counters.Errors > 0 ? $"{counters.Errors:N0} operations failed"
             : counters.Corruptions > 0 ? $"{counters.Corruptions:N0} corruptions"
+            : lostWrites > 0 ? $"{lostWrites:N0} lost writes"
             : operations == 0 ? "no operation was done"
             : fault is null && counters.StoreFailures > 0 ? $"{counters.StoreFailures:N0} sets failed: a server failed"
             : null;
@@ -170,6 +187,8 @@ internal static class ContenderPass
             Errors = counters.Errors,
             StoreFailures = counters.StoreFailures,
             Corruptions = counters.Corruptions,
+            Unreadable = checking.UnreadableByReason(),
+            LostWrites = lostWrites,
             OperationsPerSecond = seconds > 0 ? Math.Round(operations / seconds, 1) : 0,
             RequestsPerMinute = seconds > 0 ? Math.Round(operations / seconds * 60) : 0,
             LatencyMicroseconds = Distribution.Of(counters.Latency),
@@ -193,6 +212,7 @@ internal static class ContenderPass
                 : null,
             ErrorSamples = [.. counters.ErrorSamples],
             CorruptionSamples = [.. counters.CorruptionSamples],
+            LostWriteSamples = lostWrites > 0 ? [.. counters.Findings.LostWriteSamples] : [],
         };
     }
 }

@@ -9,6 +9,7 @@ namespace CacheSerializer.LoadTest.Running;
 internal sealed class KeyState
 {
     private readonly List<(int Variant, int Stamp)> _acceptable = [];
+    private bool _lastStored;
 
     /// <summary>Gets the gate: one operation on this key at a time.</summary>
     public SemaphoreSlim Gate { get; } = new(1, 1);
@@ -19,6 +20,10 @@ internal sealed class KeyState
     /// <summary>Gets the values a read may return now (a miss is always allowed: memcached may evict).</summary>
     public IReadOnlyList<(int Variant, int Stamp)> Acceptable => _acceptable;
 
+    /// <summary>Gets a value indicating whether the last write was one the server confirmed: a miss then is a lost
+    /// write, unless memcached evicted the item (nothing in a pass expires or deletes a key).</summary>
+    public bool LastWriteStored => _lastStored;
+
     /// <summary>Records a write the server confirmed: only it may be read from now on.</summary>
     /// <param name="variant">The variant written.</param>
     /// <param name="stamp">Its stamp.</param>
@@ -26,10 +31,15 @@ internal sealed class KeyState
     {
         _acceptable.Clear();
         _acceptable.Add((variant, stamp));
+        _lastStored = true;
     }
 
     /// <summary>Records a write that failed: it may or may not be on the server, so it may be read too.</summary>
     /// <param name="variant">The variant written.</param>
     /// <param name="stamp">Its stamp.</param>
-    public void Uncertain(int variant, int stamp) => _acceptable.Add((variant, stamp));
+    public void Uncertain(int variant, int stamp)
+    {
+        _acceptable.Add((variant, stamp));
+        _lastStored = false;
+    }
 }

@@ -1,5 +1,6 @@
 using System.Collections.Concurrent;
 using System.Diagnostics;
+using CacheSerializer.LoadTest.Checking;
 using CacheSerializer.LoadTest.Measuring;
 using CacheSerializer.LoadTest.Results;
 
@@ -11,14 +12,12 @@ internal sealed class PassCounters
     private const int MaxSamples = 5;
 
     private readonly ConcurrentQueue<string> _errorSamples = new();
-    private readonly ConcurrentQueue<string> _corruptionSamples = new();
     private long _operations;
     private long _gets;
     private long _sets;
     private long _hits;
     private long _misses;
     private long _errors;
-    private long _corruptions;
     private long _storeFailures;
     private int _stamp;
     private long _startTimestamp = Stopwatch.GetTimestamp();
@@ -44,8 +43,11 @@ internal sealed class PassCounters
     /// <summary>Gets the operations that failed with the client's exception (server down, timeout, too large, refused).</summary>
     public long Errors => Interlocked.Read(ref _errors);
 
-    /// <summary>Gets the reads that returned something other than what was last written, or could not be read back.</summary>
-    public long Corruptions => Interlocked.Read(ref _corruptions);
+    /// <summary>Gets what the checks found wrong in the values read: corruptions and misses on stored keys.</summary>
+    public ReadFindings Findings { get; } = new();
+
+    /// <summary>Gets the reads that returned something other than what was last written, or an item that could not be read back.</summary>
+    public long Corruptions => Findings.Corruptions;
 
     /// <summary>Gets the sets that returned <c>ServerFailure</c>: their server was down or failed (the client's default policy).</summary>
     public long StoreFailures => Interlocked.Read(ref _storeFailures);
@@ -66,7 +68,7 @@ internal sealed class PassCounters
     public IReadOnlyCollection<string> ErrorSamples => _errorSamples;
 
     /// <summary>Gets the first few corruption descriptions.</summary>
-    public IReadOnlyCollection<string> CorruptionSamples => _corruptionSamples;
+    public IReadOnlyCollection<string> CorruptionSamples => Findings.CorruptionSamples;
 
     /// <summary>Returns a stamp no other write of the pass has.</summary>
     /// <returns>1, 2, 3, ...</returns>
@@ -150,11 +152,5 @@ internal sealed class PassCounters
 
     /// <summary>Counts a corruption.</summary>
     /// <param name="description">What was read instead of what.</param>
-    public void Corruption(string description)
-    {
-        if (Interlocked.Increment(ref _corruptions) <= MaxSamples)
-        {
-            _corruptionSamples.Enqueue(description);
-        }
-    }
+    public void Corruption(string description) => Findings.Corruption(description);
 }

@@ -40,7 +40,7 @@ internal sealed class ServerSet : IDisposable
     /// <param name="settings">The run's settings.</param>
     /// <returns>The servers; dispose to stop the started ones.</returns>
     /// <exception cref="ArgumentException">A given server is not a loopback <c>host:port</c>.</exception>
-    /// <exception cref="InvalidOperationException">memcached is not installed (the message says how to install it) or did not start.</exception>
+    /// <exception cref="ServerUnavailableException">memcached is not installed (the message says how to install it) or did not start.</exception>
     public static ServerSet Open(LoadTestSettings settings)
     {
         if (settings.Servers.Count > 0)

@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using CacheSerializer.LoadTest.Checking;
 using CacheSerializer.LoadTest.Mix;
 using CacheSerializer.Memcached;
 using CacheSerializer.Workloads.Generation;
@@ -53,6 +54,7 @@ internal sealed class VirtualUser(MemcachedClient client, ValueMix mix, KeyState
         long start = Stopwatch.GetTimestamp();
         bool found;
         object? value;
+        var probe = ReadProbe.Start();
         try
         {
             (found, value) = await shape.ReadAsync(client, key, cancellationToken).ConfigureAwait(false);
@@ -62,17 +64,23 @@ internal sealed class VirtualUser(MemcachedClient client, ValueMix mix, KeyState
             counters.Error($"get {key}: {ex.Message}");
             return true;
         }
-        catch (CacheSerializerException ex)
-        {
-            // The server returned bytes the contender cannot read back as what was written: that is a wrong value.
-            counters.Got(Microseconds(start), hit: true);
-            counters.Corruption($"get {key} ({shape.Name}): the stored item could not be read back: {ex.Message}");
-            return true;
-        }
 
         counters.Got(Microseconds(start), found);
         if (!found)
         {
+            // The client reads an item the contender cannot read back as a miss (OnUnreadableItem = Miss, its default,
+            // which the passes keep); the pass's transcoder saw it. Nothing in a pass changes a contract, so it is a
+            // corruption. Any other miss on a key whose last write was stored is a lost write unless memcached evicted.
+            if (probe.Unreadable is { } reason)
+            {
+                counters.Corruption($"get {key} ({shape.Name}): the stored item could not be read back ({reason}), read as a miss");
+            }
+            else if (state.LastWriteStored)
+            {
+                (int lastVariant, int lastStamp) = state.Acceptable[^1];
+                counters.Findings.MissOnStoredKey($"get {key} ({shape.Name}): a miss, after variant {lastVariant} stamped {lastStamp} was stored");
+            }
+
             return false;
         }
 

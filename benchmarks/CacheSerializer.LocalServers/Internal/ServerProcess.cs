@@ -46,15 +46,15 @@ internal static class ServerProcess
     /// <param name="readiness">What <paramref name="ready"/> waits for, in the timeout's message.</param>
     /// <returns>The running process.</returns>
     /// <exception cref="PortTakenException">It exited at start because the port was taken.</exception>
-    /// <exception cref="InvalidOperationException">It did not start, or exited at start for another reason (its last
-    /// output lines say why: a bad certificate, an unreadable auth file, a bad argument).</exception>
-    /// <exception cref="TimeoutException">It was not ready within 10 s (it is killed).</exception>
+    /// <exception cref="ServerUnavailableException">It did not start, exited at start for another reason (its last
+    /// output lines say why: a bad certificate, an unreadable auth file, a bad argument), or was not ready within 10 s
+    /// (it is killed).</exception>
     internal static Process Launch(ProcessStartInfo info, string name, int port, Func<bool> ready, string readiness)
     {
         info.UseShellExecute = false;
         info.RedirectStandardOutput = true;
         info.RedirectStandardError = true;
-        Process process = Process.Start(info) ?? throw new InvalidOperationException($"{name} did not start");
+        Process process = Process.Start(info) ?? throw new ServerUnavailableException($"{name} did not start");
         var output = new ConcurrentQueue<string>();
         DataReceivedEventHandler keep = (_, e) =>
         {
@@ -77,7 +77,7 @@ internal static class ServerProcess
                 string message = $"{name} exited at start with code {process.ExitCode} (port {port} taken?): {string.Join(" / ", output.TakeLast(5))}";
                 bool taken = output.Any(static line => line.Contains("Address already in use", StringComparison.Ordinal));
                 process.Dispose();
-                throw taken ? new PortTakenException(message) : new InvalidOperationException(message);
+                throw taken ? new PortTakenException(message) : new ServerUnavailableException(message);
             }
 
             // Ready from a listener that is not this process (the port taken meanwhile) does not count: this one is about
@@ -91,7 +91,7 @@ internal static class ServerProcess
         }
 
         Kill(process);
-        throw new TimeoutException($"{name} did not {readiness} on port {port} within {StartTimeout.TotalSeconds} s");
+        throw new ServerUnavailableException($"{name} did not {readiness} on port {port} within {StartTimeout.TotalSeconds} s");
     }
 
     /// <summary>Kills the process at once (SIGKILL, as a crash would) and waits for it to exit.</summary>

@@ -64,6 +64,8 @@ public sealed class LoadTestShortModeTests : IDisposable
             string why = $"{pass.Contender}: {pass.Failure}; {string.Join("; ", pass.ErrorSamples.Concat(pass.CorruptionSamples))}\n{log}";
             Assert.True(pass.Completed, why);
             Assert.Equal(0, pass.Corruptions);
+            Assert.Empty(pass.Unreadable);
+            Assert.Equal(0, pass.LostWrites);
             Assert.Equal(0, pass.Errors);
             Assert.True(pass.Hits > 0, why);
             Assert.True(pass.Sets > 0, why);

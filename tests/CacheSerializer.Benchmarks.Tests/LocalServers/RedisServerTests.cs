@@ -89,7 +89,7 @@ public sealed class RedisServerTests : IDisposable
         string empty = Directory.CreateTempSubdirectory("cacheserializer-path-").FullName;
         try
         {
-            InvalidOperationException missing = Assert.Throws<InvalidOperationException>(() => RedisServer.FindBinary(empty));
+            ServerUnavailableException missing = Assert.Throws<ServerUnavailableException>(() => RedisServer.FindBinary(empty));
 
             Assert.Equal(
                 "redis-server was not found on PATH; the client benchmark's StackExchange.Redis contender and its tests need a real server. Install it: apt-get update && apt-get install -y redis-server",

@@ -1,3 +1,5 @@
+using CacheSerializer.LoadTest.Checking;
+
 namespace CacheSerializer.LoadTest.Deploy.Models;
 
 /// <summary>The two builds of the models of each change kind, in one process: each build's transcoder gives its own
@@ -14,6 +16,17 @@ internal static class DeployModels
         ChangeKind.MemberAdded => (MemberAdded.Build1, MemberAdded.Build2),
         ChangeKind.MemberRetyped => (MemberRetyped.Build1, MemberRetyped.Build2),
         _ => (SubtypeRemoved.Build1, SubtypeRemoved.Build2),
+    };
+
+    /// <summary>Returns the reasons an item is unreadable across the builds of a change kind: what the deliberate contract
+    /// change explains (any other unreadable item is a corruption).</summary>
+    /// <param name="kind">The change kind.</param>
+    /// <returns>The reasons, as the client metric's tags.</returns>
+    public static IReadOnlySet<string> ExpectedUnreadable(ChangeKind kind) => kind switch
+    {
+        ChangeKind.None => new HashSet<string>(StringComparer.Ordinal),
+        ChangeKind.MemberAdded or ChangeKind.MemberRetyped => new HashSet<string>(StringComparer.Ordinal) { UnreadableReasons.OtherContract },
+        _ => new HashSet<string>(StringComparer.Ordinal) { UnreadableReasons.UnknownType },
     };
 
     /// <summary>Returns what a change kind changes, for the report.</summary>

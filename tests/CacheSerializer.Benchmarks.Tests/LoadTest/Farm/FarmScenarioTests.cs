@@ -4,7 +4,8 @@ using CacheSerializer.LoadTest.Farm;
 namespace CacheSerializer.Benchmarks.Tests.LoadTest.Farm;
 
 /// <summary>The farm scenario's short mode against real memcached: every mode completes without errors or corrupt
-/// values, GetOrCreateAsync runs at most one factory call per expiry, plain get/set many.</summary>
+/// values (nor unreadable items) and without lost writes, GetOrCreateAsync runs at most one factory call per expiry,
+/// plain get/set many.</summary>
 public sealed class FarmScenarioTests : IDisposable
 {
     private readonly string _output = Path.Combine(Path.GetTempPath(), "cs-farm-" + Guid.NewGuid().ToString("N"));
@@ -22,6 +23,8 @@ public sealed class FarmScenarioTests : IDisposable
         {
             string why = $"{mode.Mode}: {string.Join("; ", mode.Samples)}\n{log}";
             Assert.True(mode.Errors == 0 && mode.Corruptions == 0, why);
+            Assert.Empty(mode.Unreadable);
+            Assert.Equal(0, mode.LostWrites);
             Assert.Equal(2 * 4, mode.Expiries); // 2 keys: the first fill and 3 scheduled expiries each
             Assert.True(mode.Reads > 1000, why);
             Assert.Equal(mode.Expiries, mode.CallsByExpiry.Count);

@@ -53,6 +53,25 @@ public sealed class VirtualUserTests : IDisposable
     }
 
     [Fact]
+    public async Task RunAsync_StoredKeyGoneFromTheServer_CountsTheMissOnAStoredKey()
+    {
+        await using MemcachedClient client = Client();
+        KeyState[] keys = [.. Enumerable.Range(0, Mix.Keys).Select(_ => new KeyState())];
+        for (int i = 0; i < Mix.Keys; i++)
+        {
+            // The user's set was stored; the server lost it (nothing evicts here: a lost write).
+            keys[i].Stored(0, 1);
+        }
+
+        var counters = new PassCounters();
+        var user = new VirtualUser(client, Mix, keys, counters, "l:", readRatio: 1, seed: 3);
+        await user.RunAsync(() => counters.Gets >= 1, CancellationToken.None);
+
+        Assert.Equal((1L, 1L, 0L), (counters.Misses, counters.Findings.MissesOnStoredKeys, counters.Corruptions));
+        Assert.Contains("a miss, after variant 0 stamped 1 was stored", Assert.Single(counters.Findings.LostWriteSamples), StringComparison.Ordinal);
+    }
+
+    [Fact]
     public async Task RunAsync_MixedReadsAndWrites_NoCorruptionAndEveryMissFollowedBySet()
     {
         await using MemcachedClient client = Client();

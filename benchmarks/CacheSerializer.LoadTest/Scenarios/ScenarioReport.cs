@@ -1,0 +1,37 @@
+using System.Text.Json.Serialization;
+
+namespace CacheSerializer.LoadTest.Scenarios;
+
+/// <summary>What every scenario's report says of its run (<see cref="ScenarioRunner"/> fills it in); each scenario's
+/// report adds its settings and results. The JSON file is the scenario's report, these fields first.</summary>
+internal abstract record ScenarioReport
+{
+    /// <summary>Gets when the run started (UTC).</summary>
+    [JsonPropertyOrder(-5)]
+    public DateTimeOffset Started { get; init; }
+
+    /// <summary>Gets when the run ended (UTC).</summary>
+    [JsonPropertyOrder(-4)]
+    public DateTimeOffset Finished { get; init; }
+
+    /// <summary>Gets the machine line: runtime, OS, CPU model and cores.</summary>
+    [JsonPropertyOrder(-3)]
+    public string Machine { get; init; } = string.Empty;
+
+    /// <summary>Gets the 1-minute load average when the run started and when it ended.</summary>
+    [JsonPropertyOrder(-2)]
+    public string LoadAverage { get; init; } = string.Empty;
+
+    /// <summary>Gets the memcached servers the run started.</summary>
+    [JsonPropertyOrder(-1)]
+    public string Servers { get; init; } = string.Empty;
+
+    /// <summary>Returns the results of the parts run (a method, so the JSON holds them once, under the scenario's name).</summary>
+    /// <returns>The parts' results.</returns>
+    public abstract IEnumerable<IScenarioPartResult> PartResults();
+
+    /// <summary>Returns whether every part passed its checks: no error, no corruption, no lost write (and evictions did
+    /// not leave the last unknown). The command's exit code says so.</summary>
+    /// <returns>Whether the run passed.</returns>
+    public bool Passed() => PartResults().All(p => p.Errors == 0 && p.Corruptions == 0 && p.LostWrites is 0);
+}
