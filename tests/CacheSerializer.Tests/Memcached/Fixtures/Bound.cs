@@ -2,7 +2,7 @@ namespace CacheSerializer.Tests.Memcached.Fixtures;
 
 /// <summary>How long the client tests wait for what must happen before they call the client stuck: bounds that only say
 /// "not stuck", far above the expected time (which is well under a second on a quiet machine), so a loaded machine's
-/// scheduling never reaches them (docs/contributing.md, "Wall-clock bounds").</summary>
+/// scheduling never reaches them (docs/contributing.md, "Repeated runs": wall-clock bounds).</summary>
 /// <remarks>A wait that must also beat a configured timeout (a call failed by a dispose, not by its 30 s operation
 /// timeout) says so with the timeout itself (<c>timeout / 2</c>), so a change here cannot loosen it. One relation is
 /// kept here instead: the GetOrCreate tests give their waiters a one-minute <c>LockTimeout</c>, and their bounded waits

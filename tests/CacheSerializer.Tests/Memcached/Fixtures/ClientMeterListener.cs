@@ -7,7 +7,7 @@ namespace CacheSerializer.Tests.Memcached.Fixtures;
 /// asked for. The meter is process-wide: every client of every test running meanwhile publishes on it, so a test keeps
 /// only what its own server's port is tagged with (<see cref="ForPort"/>), or says what else singles its measurements
 /// out, and reads what was kept as a snapshot (<see cref="Measurements"/>) while others may still arrive
-/// (docs/contributing.md, "Process-wide state").</summary>
+/// (docs/contributing.md, "Repeated runs": process-wide state).</summary>
 public sealed class ClientMeterListener : IDisposable
 {
     private readonly MeterListener _listener = new();

@@ -1,7 +1,7 @@
 namespace CacheSerializer.Tests.Memcached.Fixtures;
 
-/// <summary>Waits for a condition rather than for a fixed time (docs/contributing.md, "A fixed sleep standing for a
-/// condition"): the condition is checked every 10 ms, and the test fails after <see cref="Bound.NotStuck"/>.</summary>
+/// <summary>Waits for a condition rather than for a fixed time (docs/contributing.md, "Repeated runs": a fixed
+/// sleep standing for a condition): the condition is checked every 10 ms, and the test fails after <see cref="Bound.NotStuck"/>.</summary>
 public static class Poll
 {
     /// <summary>Waits until <paramref name="condition"/> holds; fails naming <paramref name="what"/> after <see cref="Bound.NotStuck"/>.</summary>
