@@ -89,8 +89,9 @@ internal sealed class MemcachedConnection
     internal static async Task<MemcachedConnection> OpenAsync(ServerEndpoint endpoint, ClientSettings settings, Action<MemcachedConnection, MemcachedErrorKind, Exception> onBroken, CancellationToken cancellationToken)
     {
         TimeSpan timeout = settings.ConnectTimeout;
+        long deadline = Stopwatch.GetTimestamp() + (long)(timeout.TotalSeconds * Stopwatch.Frequency);
         using var timeoutSource = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
-        timeoutSource.CancelAfter(timeout);
+        timeoutSource.CancelAfter(timeout); // the resolver's; the opening's own waits keep the deadline (TimesOutAt)
         var opening = new ConnectionOpening(endpoint, settings);
         try
         {
@@ -106,6 +107,7 @@ internal sealed class MemcachedConnection
             foreach (IPAddress address in addresses)
             {
                 var io = new PolledSocket(address.AddressFamily);
+                io.TimesOutAt(deadline, timeoutSource);
                 try
                 {
                     TlsFraming? tls = await OnOwnThread(opening, io, new IPEndPoint(address, endpoint.Port), timeoutSource.Token).ConfigureAwait(false);
