@@ -65,6 +65,79 @@ public sealed class MemcachedClientStarvedRecoveryTests
         AssertRecovered(outcome);
     }
 
+    [Fact]
+    public async Task GetAsync_ServerNeverAnswersTheConnectAndPoolBlocked_ConnectTimeoutMarksItDownOnTime()
+    {
+        // A listener whose accept queue is full: the kernel drops further SYNs, so a connect hangs as with a server
+        // gone from the network. The connect timeout must fire on time with every pool thread blocked (a timer's
+        // callback would wait for one).
+        using var listener = new Socket(AddressFamily.InterNetwork, SocketType.Stream, ProtocolType.Tcp);
+        listener.Bind(new IPEndPoint(IPAddress.Loopback, 0));
+        listener.Listen(0);
+        var endpoint = (IPEndPoint)listener.LocalEndPoint!;
+        var fillers = new List<Socket>();
+        try
+        {
+            for (int i = 0; i < 4; i++)
+            {
+                var filler = new Socket(AddressFamily.InterNetwork, SocketType.Stream, ProtocolType.Tcp) { Blocking = false };
+                fillers.Add(filler);
+                try
+                {
+                    filler.Connect(endpoint);
+                }
+                catch (SocketException ex) when (ex.SocketErrorCode is SocketError.WouldBlock or SocketError.InProgress)
+                {
+                }
+            }
+
+            var log = new TimedLog();
+            using ILoggerFactory loggerFactory = LoggerFactory.Create(b => b.AddProvider(log).SetMinimumLevel(LogLevel.Debug));
+            var connectTimeout = TimeSpan.FromMilliseconds(500);
+            var options = new MemcachedClientOptions
+            {
+                Servers = { $"127.0.0.1:{endpoint.Port}" },
+                ConnectTimeout = connectTimeout,
+                OperationTimeout = OperationTimeout,
+                ServerDownInterval = TimeSpan.FromSeconds(30),
+            };
+            await using var client = new MemcachedClient(options, loggerFactory);
+
+            // Every pool thread blocked in synchronous work, and more work waiting for one.
+            var release = new ManualResetEventSlim();
+            Task[] blockers = Enumerable.Range(0, ThreadPool.ThreadCount + Callers).Select(_ => Task.Run(() => release.Wait())).ToArray();
+            TimeSpan? downAfter;
+            Task<MemcachedGetResult<string>> get;
+            try
+            {
+                Assert.True(Poll(() => ThreadPool.PendingWorkItemCount > 0, Bound, null), "the pool never had work waiting");
+                long start = Stopwatch.GetTimestamp();
+                get = client.GetAsync<string>("never-connects");
+                downAfter = Poll(() => log.FirstAfter(start, "is down") is not null, GiveUpAfter, null)
+                    ? Stopwatch.GetElapsedTime(start, log.FirstAfter(start, "is down")!.Value)
+                    : null;
+            }
+            finally
+            {
+                release.Set();
+            }
+
+            await Task.WhenAll(blockers).WaitAsync(Bound);
+            _output.WriteLine($"marked down {Ms(downAfter)} after the call");
+            Assert.False((await get.WaitAsync(Bound)).Found);
+            Assert.True(downAfter is not null, $"not marked down within {Ms(GiveUpAfter)}");
+            Assert.True(downAfter <= connectTimeout + TimeSpan.FromSeconds(1), $"marked down {Ms(downAfter)} after the call (ConnectTimeout {Ms(connectTimeout)})");
+            Assert.Contains($"could not open a connection within {connectTimeout.TotalMilliseconds:F0} ms", log.Since(0, 0).Single(l => l.Contains("is down", StringComparison.Ordinal)), StringComparison.Ordinal);
+        }
+        finally
+        {
+            foreach (Socket filler in fillers)
+            {
+                filler.Dispose();
+            }
+        }
+    }
+
     private void AssertRecovered(Outcome outcome)
     {
         _output.WriteLine($"{outcome.Callers} callers; marked down {Ms(outcome.MarkedDownAfterPause)} after the pause; marked up {Ms(outcome.UpAfterResume)} after the resume; first hit {Ms(outcome.FirstHitAfterResume)} after the resume; {outcome.HitsBefore} hits before; {outcome.Cuts} cuts");
