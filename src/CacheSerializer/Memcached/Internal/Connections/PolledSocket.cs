@@ -55,9 +55,8 @@ internal sealed class PolledSocket : IDisposable
     }
 
     /// <summary>The connect timeout, kept by the opening's own waits: at <paramref name="deadline"/> (a
-    /// <see cref="Stopwatch"/> timestamp) a wait cancels <paramref name="timeout"/> itself, as its
-    /// timer would, because a timer's callback waits for a thread-pool thread and a starved pool would hold the opening
-    /// past its timeout (issue 30).</summary>
+    /// <see cref="Stopwatch"/> timestamp) a wait cancels <paramref name="timeout"/> itself. Not a timer: a timer's
+    /// callback waits for a thread-pool thread, and a starved pool would hold the opening past its timeout (issue 30).</summary>
     internal void TimesOutAt(long deadline, CancellationTokenSource timeout)
     {
         _openingDeadline = deadline;
