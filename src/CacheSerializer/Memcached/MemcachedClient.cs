@@ -32,7 +32,7 @@ public sealed partial class MemcachedClient : IMemcachedClient, IAsyncDisposable
     private readonly ILogger _logger;
     private readonly UnreadableItems _unreadable;
     private readonly Lock _ringGate = new();
-    private readonly ManualResetEventSlim _disposing = new();
+    private readonly ManualResetEventSlim _wake = new();
     private readonly CancellationTokenSource _lifetime = new();
     private readonly FlightTable _flights = new();
     private readonly Action<MemcachedKey, ulong> _returnWin;
@@ -64,15 +64,16 @@ public sealed partial class MemcachedClient : IMemcachedClient, IAsyncDisposable
         _nodes = new MemcachedNode[_settings.Servers.Count];
         for (int i = 0; i < _nodes.Length; i++)
         {
-            _nodes[i] = new MemcachedNode(_settings.Servers[i], _settings, _logger, OnNodeStateChanged);
+            _nodes[i] = new MemcachedNode(_settings.Servers[i], _settings, _logger, OnNodeStateChanged, WakeHeartbeat);
         }
 
         _fullRing = _ring = new ServerRing(_nodes, _settings);
         _returnWin = ReturnWin;
         _unreadable = new UnreadableItems(_transcoder, _settings.OnUnreadableItem, _logger, "memcached client", key => Locate(key).Endpoint);
 
-        // One thread checks every connection's oldest request against the operation timeout (no timer per request). It
-        // is a thread of its own, like the connections' loops, so a starved thread pool cannot delay a timeout.
+        // One thread checks every connection's oldest request against the operation timeout (no timer per request) and
+        // probes the servers that are down. It is a thread of its own, like the connections' loops, so a starved thread
+        // pool can delay neither a timeout nor a server's return.
         var heartbeat = new Thread(Heartbeat, 128 * 1024) { IsBackground = true, Name = "memcached heartbeat" };
         heartbeat.Start();
         LogSettings();
@@ -205,7 +206,7 @@ public sealed partial class MemcachedClient : IMemcachedClient, IAsyncDisposable
             return;
         }
 
-        _disposing.Set();
+        _wake.Set();
         _lifetime.Cancel();
         foreach (MemcachedNode node in _nodes)
         {

@@ -80,35 +80,62 @@ internal sealed class MemcachedConnection
 
     /// <summary>Resolves the host (every time: servers in containers change address), connects, and runs the TLS handshake
     /// and the authentication exchange when configured, all within the connect timeout.</summary>
+    /// <remarks>The task completes on the opening's own thread, with no continuation of ours between (an
+    /// <c>await</c> whose task completes while it registers queues its continuation to the pool, which a starved pool
+    /// would then hold: the open of a probe or a reconnect would never end). Only a host name's resolution is awaited.</remarks>
     /// <param name="endpoint">The server.</param>
     /// <param name="settings">The client's settings (timeouts, limits, resolver, TLS, credentials).</param>
     /// <param name="onBroken">Called once, from whichever thread found the break, when the connection breaks.</param>
     /// <param name="cancellationToken">Cancels the connect (the client is being disposed).</param>
     /// <exception cref="MemcachedException">The connect timed out, TLS or authentication failed.</exception>
     /// <exception cref="SocketException">The connect failed (refused, unreachable, name not resolved).</exception>
-    internal static async Task<MemcachedConnection> OpenAsync(ServerEndpoint endpoint, ClientSettings settings, Action<MemcachedConnection, MemcachedErrorKind, Exception> onBroken, CancellationToken cancellationToken)
+    internal static Task<MemcachedConnection> OpenAsync(ServerEndpoint endpoint, ClientSettings settings, Action<MemcachedConnection, MemcachedErrorKind, Exception> onBroken, CancellationToken cancellationToken)
     {
-        TimeSpan timeout = settings.ConnectTimeout;
+        long deadline = Stopwatch.GetTimestamp() + (long)(settings.ConnectTimeout.TotalSeconds * Stopwatch.Frequency);
+        return IPAddress.TryParse(endpoint.Host, out IPAddress? literal)
+            ? OnOwnThread(() => Open([literal], deadline, endpoint, settings, onBroken, cancellationToken))
+            : ResolveThenOpenAsync(deadline, endpoint, settings, onBroken, cancellationToken);
+    }
+
+    private static async Task<MemcachedConnection> ResolveThenOpenAsync(long deadline, ServerEndpoint endpoint, ClientSettings settings, Action<MemcachedConnection, MemcachedErrorKind, Exception> onBroken, CancellationToken cancellationToken)
+    {
+        IPAddress[] addresses;
+        using (var resolving = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken))
+        {
+            resolving.CancelAfter(settings.ConnectTimeout);
+            try
+            {
+                addresses = await settings.HostResolver(endpoint.Host, resolving.Token).ConfigureAwait(false);
+            }
+            catch (OperationCanceledException) when (!cancellationToken.IsCancellationRequested)
+            {
+                throw ThrowHelper.ConnectTimeout(endpoint.Name, "connect", settings.ConnectTimeout, ConnectionStage.Connecting);
+            }
+        }
+
+        return await OnOwnThread(() => Open(addresses, deadline, endpoint, settings, onBroken, cancellationToken)).ConfigureAwait(false);
+    }
+
+    /// <summary>The opening, on its own thread: each address in turn until one connects, within the deadline.</summary>
+    private static MemcachedConnection Open(IPAddress[] addresses, long deadline, ServerEndpoint endpoint, ClientSettings settings, Action<MemcachedConnection, MemcachedErrorKind, Exception> onBroken, CancellationToken cancellationToken)
+    {
+        if (addresses.Length == 0)
+        {
+            throw new SocketException((int)SocketError.HostNotFound);
+        }
+
         using var timeoutSource = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
-        timeoutSource.CancelAfter(timeout);
         var opening = new ConnectionOpening(endpoint, settings);
         try
         {
-            IPAddress[] addresses = IPAddress.TryParse(endpoint.Host, out IPAddress? literal)
-                ? [literal]
-                : await settings.HostResolver(endpoint.Host, timeoutSource.Token).ConfigureAwait(false);
-            if (addresses.Length == 0)
-            {
-                throw new SocketException((int)SocketError.HostNotFound);
-            }
-
             SocketException? last = null;
             foreach (IPAddress address in addresses)
             {
                 var io = new PolledSocket(address.AddressFamily);
+                io.TimesOutAt(deadline, timeoutSource);
                 try
                 {
-                    TlsFraming? tls = await OnOwnThread(opening, io, new IPEndPoint(address, endpoint.Port), timeoutSource.Token).ConfigureAwait(false);
+                    TlsFraming? tls = opening.Run(io, new IPEndPoint(address, endpoint.Port), timeoutSource.Token);
                     return new MemcachedConnection(io, tls, endpoint, settings, onBroken);
                 }
                 catch (SocketException ex)
@@ -127,21 +154,17 @@ internal sealed class MemcachedConnection
         }
         catch (OperationCanceledException) when (!cancellationToken.IsCancellationRequested)
         {
-            throw ThrowHelper.ConnectTimeout(endpoint.Name, "connect", timeout, opening.Stage);
+            throw ThrowHelper.ConnectTimeout(endpoint.Name, "connect", settings.ConnectTimeout, opening.Stage);
         }
     }
 
-    /// <summary>Runs the opening on a thread of its own, waiting in <c>poll</c> (at most until the token is cancelled).</summary>
+    /// <summary>Runs the opening on a thread of its own, waiting in <c>poll</c> (at most until its deadline).</summary>
     /// <remarks>Not <see cref="Socket.ConnectAsync(EndPoint, CancellationToken)"/> nor <see cref="SslStream.AuthenticateAsClientAsync(SslClientAuthenticationOptions, CancellationToken)"/>:
     /// a socket that ever ran an asynchronous operation is registered with .NET's shared epoll thread for good, which
     /// then wakes on every reply the read thread takes (measured with strace: one <c>epoll_wait</c> per receive,
     /// docs/benchmarks.md); and the opening must not wait for the thread pool either.</remarks>
-    private static Task<TlsFraming?> OnOwnThread(ConnectionOpening opening, PolledSocket io, IPEndPoint remote, CancellationToken cancellationToken) =>
-        Task.Factory.StartNew(
-            () => opening.Run(io, remote, cancellationToken),
-            cancellationToken,
-            TaskCreationOptions.LongRunning | TaskCreationOptions.DenyChildAttach,
-            TaskScheduler.Default);
+    private static Task<MemcachedConnection> OnOwnThread(Func<MemcachedConnection> open) =>
+        Task.Factory.StartNew(open, CancellationToken.None, TaskCreationOptions.LongRunning | TaskCreationOptions.DenyChildAttach, TaskScheduler.Default);
 
     /// <summary>Takes a pipeline slot without waiting.</summary>
     internal bool TryTakeSlot() => !IsBroken && _slots.Wait(0);

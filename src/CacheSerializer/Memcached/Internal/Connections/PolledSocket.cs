@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using System.Net;
 using System.Net.Sockets;
 
@@ -22,6 +23,8 @@ internal sealed class PolledSocket : IDisposable
 
     private readonly Socket _socket;
     private CancellationToken _opening;
+    private CancellationTokenSource? _openingTimeout;
+    private long _openingDeadline;
     private volatile bool _closed;
 
     internal PolledSocket(AddressFamily family)
@@ -51,8 +54,21 @@ internal sealed class PolledSocket : IDisposable
         }
     }
 
+    /// <summary>The connect timeout, kept by the opening's own waits: at <paramref name="deadline"/> (a
+    /// <see cref="Stopwatch"/> timestamp) a wait cancels <paramref name="timeout"/> itself. Not a timer: a timer's
+    /// callback waits for a thread-pool thread, and a starved pool would hold the opening past its timeout (issue 30).</summary>
+    internal void TimesOutAt(long deadline, CancellationTokenSource timeout)
+    {
+        _openingDeadline = deadline;
+        _openingTimeout = timeout;
+    }
+
     /// <summary>The connection is open: waits no longer honour the connect timeout.</summary>
-    internal void Opened() => _opening = default;
+    internal void Opened()
+    {
+        _opening = default;
+        _openingTimeout = null;
+    }
 
     /// <summary>Reads what has arrived, waiting in <c>poll</c> when nothing has; 0 when the peer closed the connection.</summary>
     internal int Receive(Span<byte> into)
@@ -128,6 +144,11 @@ internal sealed class PolledSocket : IDisposable
         while (!_socket.Poll(period, mode))
         {
             ObjectDisposedException.ThrowIf(_closed, this);
+            if (_openingTimeout is { } timeout && Stopwatch.GetTimestamp() >= _openingDeadline)
+            {
+                timeout.Cancel();
+            }
+
             opening.ThrowIfCancellationRequested();
         }
     }

@@ -155,11 +155,26 @@ internal sealed partial class MemcachedNode
         }
     }
 
-    private async Task<MemcachedConnection> OpenCoreAsync(int slot)
+    /// <summary>Opens the slot's connection and puts it in the pool, on the open's own thread as it ends: a
+    /// continuation that runs there, not an <c>await</c> (whose continuation goes to the pool when the open ends while
+    /// it registers), so callers waiting for a connection get it whatever the pool is doing (issue 30).</summary>
+    private Task<MemcachedConnection> OpenCoreAsync(int slot) =>
+        MemcachedConnection.OpenAsync(_endpoint, _settings, _onConnectionBroken, _disposed.Token).ContinueWith(
+            static (open, state) =>
+            {
+                (MemcachedNode node, int slot) = ((MemcachedNode, int))state!;
+                return node.Opened(open, slot);
+            },
+            (this, slot),
+            CancellationToken.None,
+            TaskContinuationOptions.ExecuteSynchronously,
+            TaskScheduler.Default);
+
+    private MemcachedConnection Opened(Task<MemcachedConnection> open, int slot)
     {
         try
         {
-            MemcachedConnection connection = await MemcachedConnection.OpenAsync(_endpoint, _settings, _onConnectionBroken, _disposed.Token).ConfigureAwait(false);
+            MemcachedConnection connection = open.GetAwaiter().GetResult();
             lock (_gate)
             {
                 _opening[slot] = null;

@@ -7,14 +7,14 @@ using Microsoft.Extensions.Logging;
 
 namespace CacheSerializer.Memcached.Internal.Nodes;
 
-// The node's health: marked down (once per outage, logged and counted), failing fast while down, and probed in the
-// background every ServerDownInterval until it answers again.
+// The node's health: marked down (once per outage, logged and counted), failing fast while down, and probed every
+// ServerDownInterval by the client's heartbeat thread until it answers again.
 internal sealed partial class MemcachedNode
 {
     /// <summary>Counts a call that failed because of the server (down, timeout, broken connection), for the outage's end log.</summary>
     internal void CountFailedCall() => Interlocked.Increment(ref _failedCalls);
 
-    /// <summary>Marks the server down: its connections close, its operations fail fast, and a background probe retries it.</summary>
+    /// <summary>Marks the server down: its connections close, its operations fail fast, and the heartbeat probes it.</summary>
     internal void MarkDown(Exception cause)
     {
         lock (_gate)
@@ -47,7 +47,7 @@ internal sealed partial class MemcachedNode
         }
 
         _onStateChanged(this);
-        _ = Task.Run(ProbeUntilUpAsync);
+        _wakeRecovery(); // the heartbeat probes it after ServerDownInterval (Recover)
     }
 
     private void ThrowIfDown(string operation)
@@ -72,56 +72,137 @@ internal sealed partial class MemcachedNode
         return ThrowHelper.ServerDown(Name, operation, remaining, _downCause);
     }
 
-    /// <summary>Retries the server every <see cref="MemcachedClientOptions.ServerDownInterval"/>: connects and sends
-    /// <c>mn</c>, or <c>flush_all</c> when the server was ejected and must come back empty
+    /// <summary>Drives the probe of a server that is down, on the client's heartbeat thread (and only there): every
+    /// <see cref="MemcachedClientOptions.ServerDownInterval"/> it opens a connection and sends <c>mn</c>, or
+    /// <c>flush_all</c> when the server was ejected and must come back empty
     /// (<see cref="MemcachedClientOptions.FlushOnReturn"/>), since its keys were written elsewhere meanwhile.</summary>
-    private async Task ProbeUntilUpAsync()
+    /// <remarks>Nothing here waits for the thread pool, so an application whose synchronous calls hold every pool thread
+    /// still gets its cache back as soon as the server answers (issue 30). Each step only starts something or looks at
+    /// whether it ended: the open runs on a thread of its own, the probe's reply is read by the connection's read
+    /// thread, and each wakes the heartbeat when it ends (<paramref name="now"/> comes round again at once) rather than
+    /// queuing a continuation to the pool. So one heartbeat probes every server that is down at the same time, and
+    /// still times out the other servers' requests on time.</remarks>
+    /// <param name="now">The heartbeat's <see cref="Stopwatch"/> timestamp.</param>
+    /// <returns>When the probe next needs the heartbeat (<see cref="long.MaxValue"/>: only when woken, or at its
+    /// period).</returns>
+    internal long Recover(long now)
     {
-        CancellationToken token = _disposed.Token;
-        bool flush = _settings.AutoEject && _settings.FlushOnReturn;
-        while (!token.IsCancellationRequested)
+        if (!_down || _disposed.IsCancellationRequested)
         {
-            MemcachedConnection? connection = null;
-            try
-            {
-                await Task.Delay(_settings.ServerDownInterval, token).ConfigureAwait(false);
-                connection = await MemcachedConnection.OpenAsync(_endpoint, _settings, _onConnectionBroken, token).ConfigureAwait(false);
-                if (!connection.TryTakeSlot())
-                {
-                    throw new IOException("the probe could not take a pipeline slot");
-                }
-
-                TextRequest probe = flush ? TextRequest.FlushAll() : TextRequest.Noop();
-                probe.Server = Name;
-                connection.Send(probe);
-                await probe.AsValueTask().AsTask().WaitAsync(_settings.OperationTimeout, token).ConfigureAwait(false);
-                lock (_gate)
-                {
-                    // Logged before _down is cleared, as the outage was before it was set: a call that succeeds on the
-                    // server again finds the recovery in the log, with the calls that failed while it was down.
-                    double downSeconds = Stopwatch.GetElapsedTime(_downSinceTimestamp).TotalSeconds;
-                    long failedCalls = Interlocked.Read(ref _failedCalls);
-                    LogServerUp(_logger, Name, downSeconds, failedCalls, flush ? FlushedNote : string.Empty);
-                    _connections[0] = connection;
-                    _downCause = null;
-                    _down = false;
-                }
-
-                _onStateChanged(this);
-                return;
-            }
-            catch (OperationCanceledException) when (token.IsCancellationRequested)
-            {
-                connection?.Break(new ObjectDisposedException(nameof(MemcachedClient)), MemcachedErrorKind.ConnectionBroken);
-                return;
-            }
-            catch (Exception ex)
-            {
-                connection?.Break(ex, MemcachedErrorKind.ConnectionBroken);
-                Interlocked.Exchange(ref _retryAtTimestamp, Stopwatch.GetTimestamp() + (long)(_settings.ServerDownInterval.TotalSeconds * Stopwatch.Frequency));
-                LogProbeFailed(_logger, Name, ex.Message);
-            }
+            return long.MaxValue;
         }
+
+        try
+        {
+            if (_probeRequest is { } request)
+            {
+                return AwaitProbeReply(request, now);
+            }
+
+            if (_probeOpening is { } opening)
+            {
+                return opening.IsCompleted ? SendProbe(opening, now) : long.MaxValue;
+            }
+
+            long retryAt = Interlocked.Read(ref _retryAtTimestamp);
+            if (now < retryAt)
+            {
+                return retryAt;
+            }
+
+            opening = MemcachedConnection.OpenAsync(_endpoint, _settings, _onConnectionBroken, _disposed.Token);
+            _probeOpening = opening;
+
+            // Run by the thread that ends the open (its own), never queued to the pool; inline if it already ended.
+            _ = opening.ContinueWith(static (_, wake) => ((Action)wake!)(), _wakeRecovery, CancellationToken.None, TaskContinuationOptions.ExecuteSynchronously, TaskScheduler.Default);
+            return long.MaxValue;
+        }
+        catch (Exception ex)
+        {
+            return ProbeFailed(ex);
+        }
+    }
+
+    /// <summary>The client is disposed and its heartbeat ends: a probe under way leaves no connection behind.</summary>
+    internal void StopRecovery()
+    {
+        _probeConnection?.Break(new ObjectDisposedException(nameof(MemcachedClient)), MemcachedErrorKind.ConnectionBroken);
+        _ = _probeOpening?.ContinueWith(static t => t.Result.Break(new ObjectDisposedException(nameof(MemcachedClient)), MemcachedErrorKind.ConnectionBroken), CancellationToken.None, TaskContinuationOptions.OnlyOnRanToCompletion | TaskContinuationOptions.ExecuteSynchronously, TaskScheduler.Default);
+        _ = _probeOpening?.ContinueWith(static t => _ = t.Exception, CancellationToken.None, TaskContinuationOptions.OnlyOnFaulted | TaskContinuationOptions.ExecuteSynchronously, TaskScheduler.Default);
+        _probeOpening = null;
+        _probeConnection = null;
+        _probeRequest = null;
+    }
+
+    /// <summary>The probe's connection is open: sends <c>mn</c> (or <c>flush_all</c>) on it.</summary>
+    private long SendProbe(Task<MemcachedConnection> opening, long now)
+    {
+        _probeOpening = null;
+        MemcachedConnection connection = opening.GetAwaiter().GetResult(); // the open's failure fails the probe
+        _probeConnection = connection;
+        if (!connection.TryTakeSlot())
+        {
+            throw new IOException("the probe could not take a pipeline slot");
+        }
+
+        TextRequest probe = _settings.AutoEject && _settings.FlushOnReturn ? TextRequest.FlushAll() : TextRequest.Noop();
+        probe.Server = Name;
+
+        // Its completion only wakes the heartbeat: run on the thread that completes it (the read thread, or a break),
+        // where a continuation queued to a starved pool would wait for the pool.
+        probe.OnCompletedInline(_wakeRecovery);
+        _probeRequest = probe;
+        _probeDeadline = now + (long)(_settings.OperationTimeout.TotalSeconds * Stopwatch.Frequency);
+        connection.Send(probe);
+        return _probeDeadline;
+    }
+
+    /// <summary>Waits (without blocking) for the probe's reply within the operation timeout; on success the server is up.</summary>
+    private long AwaitProbeReply(TextRequest request, long now)
+    {
+        if (!request.TryGetResult(out _)) // the probe's failure (an error reply, a break) fails it
+        {
+            return now < _probeDeadline
+                ? _probeDeadline
+                : throw new TimeoutException($"no reply to the probe's {request.Operation} within {_settings.OperationTimeout.TotalMilliseconds:F0} ms");
+        }
+
+        MemcachedConnection connection = _probeConnection!;
+        _probeRequest = null;
+        _probeConnection = null;
+        lock (_gate)
+        {
+            if (_disposed.IsCancellationRequested)
+            {
+                connection.Break(new ObjectDisposedException(nameof(MemcachedClient)), MemcachedErrorKind.ConnectionBroken);
+                return long.MaxValue;
+            }
+
+            // Logged before _down is cleared, as the outage was before it was set: a call that succeeds on the server
+            // again finds the recovery in the log, with the calls that failed while it was down.
+            double downSeconds = Stopwatch.GetElapsedTime(_downSinceTimestamp).TotalSeconds;
+            long failedCalls = Interlocked.Read(ref _failedCalls);
+            LogServerUp(_logger, Name, downSeconds, failedCalls, request.Operation == "flush_all" ? FlushedNote : string.Empty);
+            _connections[0] = connection;
+            _downCause = null;
+            _down = false;
+        }
+
+        _onStateChanged(this);
+        return long.MaxValue;
+    }
+
+    /// <summary>The probe failed: its connection is closed, and the next attempt is one interval from now.</summary>
+    private long ProbeFailed(Exception ex)
+    {
+        _probeConnection?.Break(ex, MemcachedErrorKind.ConnectionBroken);
+        _probeOpening = null;
+        _probeConnection = null;
+        _probeRequest = null;
+        long retryAt = Stopwatch.GetTimestamp() + (long)(_settings.ServerDownInterval.TotalSeconds * Stopwatch.Frequency);
+        Interlocked.Exchange(ref _retryAtTimestamp, retryAt);
+        LogProbeFailed(_logger, Name, ex.Message);
+        return retryAt;
     }
 
     [LoggerMessage(EventId = 1, Level = LogLevel.Warning, Message = "memcached server {Server} is down, retried every {IntervalMs} ms; until it is back its calls are misses or fail fast (OnServerFailure): {Reason}")]

@@ -8,7 +8,7 @@ using Microsoft.Extensions.Logging;
 namespace CacheSerializer.Memcached.Internal.Nodes;
 
 /// <summary>One server: its small pool of pipelined connections, the life of a request on it (acquire a connection,
-/// send, await the reply, cancel), and its health (up, or down until a background probe succeeds).</summary>
+/// send, await the reply, cancel), and its health (up, or down until the heartbeat's probe succeeds).</summary>
 /// <remarks>One concern per file: the life of a request here; the connection pool (acquire, open, fill, time out,
 /// drop a broken one) in MemcachedNode.Connections.cs; health (mark down, fail fast, probe until up, outage logs) in
 /// MemcachedNode.Health.cs.</remarks>
@@ -20,6 +20,7 @@ internal sealed partial class MemcachedNode : IDisposable
     private readonly ClientSettings _settings;
     private readonly ILogger _logger;
     private readonly Action<MemcachedNode> _onStateChanged;
+    private readonly Action _wakeRecovery;
     private readonly Action<MemcachedConnection, MemcachedErrorKind, Exception> _onConnectionBroken;
     private readonly MemcachedConnection?[] _connections;
     private readonly Task<MemcachedConnection>?[] _opening;
@@ -32,17 +33,26 @@ internal sealed partial class MemcachedNode : IDisposable
     private long _failedCalls;
     private Exception? _downCause;
 
+    // The probe under way while the server is down; read and written by the client's heartbeat thread only (Recover).
+    private Task<MemcachedConnection>? _probeOpening;
+    private MemcachedConnection? _probeConnection;
+    private TextRequest? _probeRequest;
+    private long _probeDeadline;
+
     /// <summary>Creates the node.</summary>
     /// <param name="endpoint">The server.</param>
     /// <param name="settings">The client's settings.</param>
     /// <param name="logger">Where outages are logged (once when one starts, once when it ends).</param>
     /// <param name="onStateChanged">Called after the server is marked down and after it is back up.</param>
-    internal MemcachedNode(ServerEndpoint endpoint, ClientSettings settings, ILogger logger, Action<MemcachedNode> onStateChanged)
+    /// <param name="wakeRecovery">Wakes the client's heartbeat, which drives the probe (<see cref="Recover"/>); called
+    /// when the server is marked down and when a step of the probe ends.</param>
+    internal MemcachedNode(ServerEndpoint endpoint, ClientSettings settings, ILogger logger, Action<MemcachedNode> onStateChanged, Action wakeRecovery)
     {
         _endpoint = endpoint;
         _settings = settings;
         _logger = logger;
         _onStateChanged = onStateChanged;
+        _wakeRecovery = wakeRecovery;
         _onConnectionBroken = OnConnectionBroken;
         _connections = new MemcachedConnection?[settings.ConnectionsPerServer];
         _opening = new Task<MemcachedConnection>?[settings.ConnectionsPerServer];

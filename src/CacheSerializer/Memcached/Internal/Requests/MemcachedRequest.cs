@@ -81,6 +81,31 @@ internal abstract class MemcachedRequest<TResult> : MemcachedRequest, IValueTask
     /// a miss, false, null, or <see cref="MemcachedStoreResult.ServerFailure"/>; never an exception.</summary>
     internal virtual TResult FailureResult => default!;
 
+    /// <summary>Instead of being awaited: <paramref name="onCompleted"/> runs on the thread that completes the request
+    /// (the read thread, a break, a timeout), not on the thread pool; the result is then taken with
+    /// <see cref="TryGetResult"/>. Only for the client's own waits whose continuation does next to nothing (the recovery
+    /// probe's wakes the heartbeat): they must not wait for a starved pool, and nothing of a caller's may ever run on
+    /// those threads. Call once, before the request is sent.</summary>
+    internal void OnCompletedInline(Action onCompleted)
+    {
+        _completion.RunContinuationsAsynchronously = false;
+        _completion.OnCompleted(static state => ((Action)state!)(), onCompleted, _completion.Version, ValueTaskSourceOnCompletedFlags.None);
+    }
+
+    /// <summary>Takes the result if the request has one (<see cref="OnCompletedInline"/>), without waiting.</summary>
+    /// <exception cref="MemcachedException">The request failed.</exception>
+    internal bool TryGetResult(out TResult result)
+    {
+        if (_completion.GetStatus(_completion.Version) == ValueTaskSourceStatus.Pending)
+        {
+            result = default!;
+            return false;
+        }
+
+        result = _completion.GetResult(_completion.Version);
+        return true;
+    }
+
     /// <summary>What the caller awaits, once.</summary>
     internal ValueTask<TResult> AsValueTask() => new(this, _completion.Version);
 
