@@ -54,6 +54,18 @@ public sealed class MemcachedClientStarvedRecoveryTests
     }
 
     [Fact]
+    public async Task GetAsync_ServerByHostNameFrozen1sWhileCallersStarvePool_HitsWithinServerDownIntervalPlus1sOfResume()
+    {
+        // A server given by name: its probe resolves the name again (servers in containers change address), and that
+        // resolution must not wait for a pool thread either.
+        using var server = MemcachedServer.Start();
+
+        Outcome outcome = await RunAsync(server, $"localhost:{server.Port}", cutEvery: null);
+
+        AssertRecovered(outcome);
+    }
+
+    [Fact]
     public async Task GetAsync_ConnectionsCutEverySecondAndServerFrozen1s_HitsWithinServerDownIntervalPlus1sOfResume()
     {
         // A network path that resets every connection every second, before, during and after the freeze: a cut lands

@@ -2,6 +2,7 @@ using System.Diagnostics;
 using System.Net;
 using System.Net.Security;
 using System.Net.Sockets;
+using System.Runtime.ExceptionServices;
 using CacheSerializer.Memcached.Internal.Configuration;
 using CacheSerializer.Memcached.Internal.FailurePolicy;
 using CacheSerializer.Memcached.Internal.Requests;
@@ -82,7 +83,8 @@ internal sealed class MemcachedConnection
     /// and the authentication exchange when configured, all within the connect timeout.</summary>
     /// <remarks>The task completes on the opening's own thread, with no continuation of ours between (an
     /// <c>await</c> whose task completes while it registers queues its continuation to the pool, which a starved pool
-    /// would then hold: the open of a probe or a reconnect would never end). Only a host name's resolution is awaited.</remarks>
+    /// would then hold: the open of a probe or a reconnect would never end). A host name is resolved on that thread too,
+    /// which waits for the resolver's task rather than awaiting it, so its end needs no pool thread either.</remarks>
     /// <param name="endpoint">The server.</param>
     /// <param name="settings">The client's settings (timeouts, limits, resolver, TLS, credentials).</param>
     /// <param name="onBroken">Called once, from whichever thread found the break, when the connection breaks.</param>
@@ -94,26 +96,35 @@ internal sealed class MemcachedConnection
         long deadline = Stopwatch.GetTimestamp() + (long)(settings.ConnectTimeout.TotalSeconds * Stopwatch.Frequency);
         return IPAddress.TryParse(endpoint.Host, out IPAddress? literal)
             ? OnOwnThread(() => Open([literal], deadline, endpoint, settings, onBroken, cancellationToken))
-            : ResolveThenOpenAsync(deadline, endpoint, settings, onBroken, cancellationToken);
+            : OnOwnThread(() => Open(Resolve(deadline, endpoint, settings, cancellationToken), deadline, endpoint, settings, onBroken, cancellationToken));
     }
 
-    private static async Task<MemcachedConnection> ResolveThenOpenAsync(long deadline, ServerEndpoint endpoint, ClientSettings settings, Action<MemcachedConnection, MemcachedErrorKind, Exception> onBroken, CancellationToken cancellationToken)
+    /// <summary>Resolves the host name on the opening's thread, within the connect timeout: the thread waits for the
+    /// resolver's task (a wait is signalled by whichever thread completes the task, never through the pool).</summary>
+    private static IPAddress[] Resolve(long deadline, ServerEndpoint endpoint, ClientSettings settings, CancellationToken cancellationToken)
     {
-        IPAddress[] addresses;
-        using (var resolving = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken))
+        using var resolving = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+        Task<IPAddress[]> resolution = settings.HostResolver(endpoint.Host, resolving.Token);
+        TimeSpan left = Stopwatch.GetElapsedTime(Stopwatch.GetTimestamp(), deadline);
+        bool done;
+        try
         {
-            resolving.CancelAfter(settings.ConnectTimeout);
-            try
-            {
-                addresses = await settings.HostResolver(endpoint.Host, resolving.Token).ConfigureAwait(false);
-            }
-            catch (OperationCanceledException) when (!cancellationToken.IsCancellationRequested)
-            {
-                throw ThrowHelper.ConnectTimeout(endpoint.Name, "connect", settings.ConnectTimeout, ConnectionStage.Connecting);
-            }
+            done = resolution.Wait(left > TimeSpan.Zero ? left : TimeSpan.Zero, cancellationToken);
+        }
+        catch (AggregateException e) when (e.InnerExceptions.Count == 1)
+        {
+            ExceptionDispatchInfo.Throw(e.InnerExceptions[0]);
+            throw;
         }
 
-        return await OnOwnThread(() => Open(addresses, deadline, endpoint, settings, onBroken, cancellationToken)).ConfigureAwait(false);
+        if (!done)
+        {
+            resolving.Cancel(); // the resolver may stop; its late result or failure is observed below and dropped
+            _ = resolution.ContinueWith(static t => _ = t.Exception, CancellationToken.None, TaskContinuationOptions.OnlyOnFaulted | TaskContinuationOptions.ExecuteSynchronously, TaskScheduler.Default);
+            throw ThrowHelper.ConnectTimeout(endpoint.Name, "connect", settings.ConnectTimeout, ConnectionStage.Connecting);
+        }
+
+        return resolution.Result;
     }
 
     /// <summary>The opening, on its own thread: each address in turn until one connects, within the deadline.</summary>
