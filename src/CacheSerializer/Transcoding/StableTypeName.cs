@@ -13,18 +13,7 @@ internal static class StableTypeName
     /// The 32-bit FNV-1a hash of a stable name's UTF-8 bytes: what a protobuf-net object's header carries (docs/format.md).
     /// Stable across processes, platforms and .NET versions (unlike string.GetHashCode, which is randomized per process).
     /// </summary>
-    public static uint Hash(string name)
-    {
-        const uint OffsetBasis = 2166136261;
-        const uint Prime = 16777619;
-        uint hash = OffsetBasis;
-        foreach (byte b in Encoding.UTF8.GetBytes(name))
-        {
-            hash = (hash ^ b) * Prime;
-        }
-
-        return hash;
-    }
+    public static uint Hash(string name) => Fnv1a.Hash(Encoding.UTF8.GetBytes(name));
 
     public static string Of(Type type)
     {

@@ -28,9 +28,6 @@ internal sealed class EnyimLocator : IKeyLocator
     /// <summary>EnyimMemcachedCore's points per server (its locators' <c>serverAddressMutations</c>).</summary>
     internal const int PointsPerServer = 100;
 
-    private const uint FnvOffsetBasis = 2166136261;
-    private const uint FnvPrime = 16777619;
-
     private readonly uint[] _points;
     private readonly int[] _owners;
     private readonly uint _keySeed;
@@ -49,15 +46,15 @@ internal sealed class EnyimLocator : IKeyLocator
                 string text = legacy
                     ? string.Create(CultureInfo.InvariantCulture, $"{endPoints[index]}-{i}")
                     : string.Create(CultureInfo.InvariantCulture, $"{i}-{endPoints[index]}");
-                uint seed = legacy && i == 0 ? 0 : FnvOffsetBasis;
-                owners[Fnv1a(Encoding.UTF8.GetBytes(text), seed)] = index;
+                uint seed = legacy && i == 0 ? 0 : Fnv1a.OffsetBasis;
+                owners[Fnv1a.Hash(Encoding.UTF8.GetBytes(text), seed)] = index;
             }
         }
 
         _points = [.. owners.Keys];
         Array.Sort(_points);
         _owners = Array.ConvertAll(_points, p => owners[p]);
-        _keySeed = legacy ? 0 : FnvOffsetBasis;
+        _keySeed = legacy ? 0 : Fnv1a.OffsetBasis;
     }
 
     internal int PointCount => _points.Length;
@@ -72,20 +69,8 @@ internal sealed class EnyimLocator : IKeyLocator
             ? new IPEndPoint(address, server.Port).ToString()
             : new DnsEndPoint(server.Host, server.Port).ToString();
 
-    /// <summary>FNV-1a, 32 bits, from <paramref name="seed"/>.</summary>
-    internal static uint Fnv1a(ReadOnlySpan<byte> data, uint seed)
-    {
-        uint hash = seed;
-        foreach (byte b in data)
-        {
-            hash = (hash ^ b) * FnvPrime;
-        }
-
-        return hash;
-    }
-
     /// <inheritdoc/>
-    public int Locate(ReadOnlySpan<byte> key) => _points.Length == 0 ? 0 : LocateHash(Fnv1a(key, _keySeed));
+    public int Locate(ReadOnlySpan<byte> key) => _points.Length == 0 ? 0 : LocateHash(Fnv1a.Hash(key, _keySeed));
 
     internal int LocateHash(uint hash)
     {
