@@ -120,7 +120,7 @@ internal sealed class MemcachedConnection
         if (!done)
         {
             resolving.Cancel(); // the resolver may stop; its late result or failure is observed below and dropped
-            _ = resolution.ContinueWith(static t => _ = t.Exception, CancellationToken.None, TaskContinuationOptions.OnlyOnFaulted | TaskContinuationOptions.ExecuteSynchronously, TaskScheduler.Default);
+            BackgroundTask.ObserveFailure(resolution);
             throw ThrowHelper.ConnectTimeout(endpoint.Name, "connect", settings.ConnectTimeout, ConnectionStage.Connecting);
         }
 

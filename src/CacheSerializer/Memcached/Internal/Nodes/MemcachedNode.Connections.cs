@@ -150,7 +150,7 @@ internal sealed partial class MemcachedNode
             }
 
             // Callers that did not wait for it (background reconnects) must not leave its failure unobserved.
-            _ = task.ContinueWith(static t => _ = t.Exception, CancellationToken.None, TaskContinuationOptions.OnlyOnFaulted | TaskContinuationOptions.ExecuteSynchronously, TaskScheduler.Default);
+            BackgroundTask.ObserveFailure(task);
             return task;
         }
     }

@@ -127,8 +127,12 @@ internal sealed partial class MemcachedNode
     internal void StopRecovery()
     {
         _probeConnection?.Break(new ObjectDisposedException(nameof(MemcachedClient)), MemcachedErrorKind.ConnectionBroken);
-        _ = _probeOpening?.ContinueWith(static t => t.Result.Break(new ObjectDisposedException(nameof(MemcachedClient)), MemcachedErrorKind.ConnectionBroken), CancellationToken.None, TaskContinuationOptions.OnlyOnRanToCompletion | TaskContinuationOptions.ExecuteSynchronously, TaskScheduler.Default);
-        _ = _probeOpening?.ContinueWith(static t => _ = t.Exception, CancellationToken.None, TaskContinuationOptions.OnlyOnFaulted | TaskContinuationOptions.ExecuteSynchronously, TaskScheduler.Default);
+        if (_probeOpening is { } opening)
+        {
+            _ = opening.ContinueWith(static t => t.Result.Break(new ObjectDisposedException(nameof(MemcachedClient)), MemcachedErrorKind.ConnectionBroken), CancellationToken.None, TaskContinuationOptions.OnlyOnRanToCompletion | TaskContinuationOptions.ExecuteSynchronously, TaskScheduler.Default);
+            BackgroundTask.ObserveFailure(opening);
+        }
+
         _probeOpening = null;
         _probeConnection = null;
         _probeRequest = null;
