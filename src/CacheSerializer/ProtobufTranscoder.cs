@@ -60,7 +60,7 @@ public sealed class ProtobufTranscoder : ITranscoder
         var registry = new TypeRegistry(new Dictionary<Type, int>(options.TypeAliases));
         BinaryFormatterCodec? fallback = options.BinaryFormatterFallbackTypes.Count > 0 ? new BinaryFormatterCodec([.. options.BinaryFormatterFallbackTypes]) : null;
         UserCodecAdapter[] userCodecs = options.Codecs.Select(codec => new UserCodecAdapter(codec)).ToArray();
-        _chain = new CodecChain(userCodecs, registry, new ProtobufNetAdapter(options.Model ?? CreateModel(options.NullWrappedCollections)), fallback);
+        _chain = new CodecChain(userCodecs, registry, new ProtobufNetAdapter(options.Model ?? CreateModel(options.NullWrappedCollections)), fallback, options.ObjectFormat);
 
         _readers = new ReaderTable(
         [
@@ -69,6 +69,9 @@ public sealed class ProtobufTranscoder : ITranscoder
             new ObjectFamilyReader(TranscoderFlags.ProtobufMessage, _chain, registry),
             new ObjectFamilyReader(TranscoderFlags.ProtobufNetObject, _chain, registry),
             fallback is null ? new RefusingReader(TranscoderFlags.BinaryFormatter, ThrowHelper.ThrowBinaryFormatterOff) : fallback,
+
+            // The migration phase reads the BSON objects it writes itself, whatever the inner transcoder.
+            .. (IEnumerable<IValueReader>)(options.ObjectFormat == TranscoderObjectFormat.EnyimBson ? [EnyimBsonCodec.Objects, EnyimBsonCodec.LegacyDecimals] : []),
         ]);
 
         // Aliased and known types resolve from the first read: their codecs are built (and their names registered)
@@ -150,7 +153,7 @@ public sealed class ProtobufTranscoder : ITranscoder
         }
 
         Type type = value.GetType();
-        IValueWriter writer = _chain.For(type);
+        IValueWriter writer = _chain.WriterFor(type);
         uint flags = writer.Flags;
         ArraySegment<byte> payload;
         try

@@ -69,6 +69,18 @@ public sealed class ProtobufTranscoderOptions
     /// <value>64. Must be 2-1024.</value>
     public int MaxDecompressionRatio { get; set; } = 64;
 
+    /// <summary>Gets or sets how objects are written: protobuf, or as EnyimMemcachedCore's DefaultTranscoder writes them.</summary>
+    /// <value>
+    /// <see cref="TranscoderObjectFormat.Protobuf"/>. <c>AddMemcached</c> bound to an EnyimMemcachedCore section
+    /// (docs/migrating-from-enyim.md) defaults to <see cref="TranscoderObjectFormat.EnyimBson"/>, the migration phase.
+    /// </value>
+    /// <remarks>
+    /// Natives, strings and byte arrays are written alike in both (EnyimMemcachedCore's bytes), and items of both formats
+    /// read back whatever this setting, so flipping it is safe at any time for this package's readers: only
+    /// EnyimMemcachedCore applications cannot read protobuf items.
+    /// </remarks>
+    public TranscoderObjectFormat ObjectFormat { get; set; } = TranscoderObjectFormat.Protobuf;
+
     /// <summary>
     /// Gets or sets the transcoder that reads items under flags this one does not own (docs/format.md); <see langword="null"/>
     /// makes such an item a <see cref="TranscoderException"/>.
@@ -148,6 +160,11 @@ public sealed class ProtobufTranscoderOptions
         if (!Enum.IsDefined(Compression))
         {
             ThrowHelper.ThrowInvalidTranscoderOption(nameof(Compression), $"must be None, Brotli, Deflate, ZLib, Zstandard or Lz4, not {(int)Compression}.");
+        }
+
+        if (!Enum.IsDefined(ObjectFormat))
+        {
+            ThrowHelper.ThrowInvalidTranscoderOption(nameof(ObjectFormat), $"must be Protobuf or EnyimBson, not {(int)ObjectFormat}.");
         }
 
         if (CompressionThreshold < 0)

@@ -263,6 +263,18 @@ internal static partial class ThrowHelper
     public static TranscoderException EnyimBsonWriteRefused(Type? type) =>
         new("The EnyimMemcachedCore BSON reader only reads old entries; ProtobufTranscoder writes new ones.", TranscoderErrorKind.Unstorable, null, type);
 
+    public static TranscoderException NoEnyimFormat(Type type, bool native) =>
+        new(
+            $"Cannot store a {type} while objects are written as EnyimMemcachedCore writes them (ObjectFormat EnyimBson, the migration phase): "
+            + (native
+                ? "its DefaultTranscoder has no format for this type (its Serialize throws, so its applications never cached one, and it reads none). "
+                : "its DefaultTranscoder cannot store it (BSON's root must be a document or an array, and this type's JSON is a single value). ")
+            + "Store it as a type DefaultTranscoder stores (a string, a long, a double, or inside a class), or set ProtobufTranscoder:ObjectFormat "
+            + "to Protobuf once no EnyimMemcachedCore application shares the cache (docs/migrating-from-enyim.md).",
+            TranscoderErrorKind.Unstorable,
+            null,
+            type);
+
     public static TranscoderException EnyimBsonReadFailed(uint flags, Type type, Exception cause) =>
         new($"Cannot read the EnyimMemcachedCore BSON entry under flags 0x{flags:X4} as {type}: {cause.Message}", TranscoderErrorKind.Malformed, flags, type, cause);
 

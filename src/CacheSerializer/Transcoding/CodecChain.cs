@@ -12,6 +12,8 @@ namespace CacheSerializer.Transcoding;
 internal sealed class CodecChain
 {
     private readonly ConcurrentDictionary<Type, Choice> _writers = new();
+    private readonly ConcurrentDictionary<Type, IValueWriter>? _migrationWriters;
+    private readonly Func<Type, IValueWriter>? _createMigrationWriter;
     private readonly ConcurrentDictionary<(Type Type, uint Flags), ObjectCodec?> _readers = new();
     private readonly Func<Type, Choice> _create;
     private readonly Func<(Type Type, uint Flags), ObjectCodec?> _createReader;
@@ -20,8 +22,14 @@ internal sealed class CodecChain
     private readonly BinaryFormatterCodec? _fallback;
     private readonly ProtobufNetAdapter _protobufNet;
 
-    public CodecChain(IEnumerable<UserCodecAdapter> userCodecs, TypeRegistry registry, ProtobufNetAdapter protobufNet, BinaryFormatterCodec? fallback)
+    public CodecChain(IEnumerable<UserCodecAdapter> userCodecs, TypeRegistry registry, ProtobufNetAdapter protobufNet, BinaryFormatterCodec? fallback, TranscoderObjectFormat objectFormat = TranscoderObjectFormat.Protobuf)
     {
+        if (objectFormat == TranscoderObjectFormat.EnyimBson)
+        {
+            _migrationWriters = new();
+            _createMigrationWriter = CreateMigrationWriter;
+        }
+
         _protobufNet = protobufNet;
         _userCodecs = userCodecs.ToFrozenDictionary(codec => codec.Type, IValueWriter (codec) => codec);
         _registry = registry;
@@ -46,6 +54,13 @@ internal sealed class CodecChain
         _last = choice;
         return choice.Writer;
     }
+
+    /// <summary>
+    /// Returns the writer Serialize uses for <paramref name="type"/>: <see cref="For"/>, or in the migration phase
+    /// (<see cref="TranscoderObjectFormat.EnyimBson"/>) what EnyimMemcachedCore's DefaultTranscoder would write.
+    /// </summary>
+    public IValueWriter WriterFor(Type type) =>
+        _migrationWriters is null ? For(type) : _migrationWriters.GetOrAdd(type, _createMigrationWriter!);
 
     /// <summary>
     /// Returns the object codec that reads <paramref name="type"/>'s bodies under <paramref name="flags"/>, or
@@ -129,6 +144,33 @@ internal sealed class CodecChain
         }
 
         return new UnstorableWriter(ThrowHelper.Unstorable(type, _fallback is not null, refusal));
+    }
+
+    /// <summary>
+    /// The migration phase's choice: the application's codec; a native DefaultTranscoder writes alike (its flags are
+    /// shared); BSON for an object. A native under one of our own flags, which DefaultTranscoder can neither write nor
+    /// read, and an object whose JSON is no document or array (DefaultTranscoder's Serialize throws on both), are refused.
+    /// </summary>
+    private IValueWriter CreateMigrationWriter(Type type)
+    {
+        if (_userCodecs.TryGetValue(type, out IValueWriter? user))
+        {
+            return user;
+        }
+
+        if (NativeCodecs.TryGetWriter(type, out IValueWriter? native))
+        {
+            return TranscoderFlags.IsOwn(native.Flags) ? new UnstorableWriter(ThrowHelper.NoEnyimFormat(type, native: true)) : native;
+        }
+
+        try
+        {
+            return EnyimBsonCodec.CanBeRoot(type) ? EnyimBsonCodec.Objects : new UnstorableWriter(ThrowHelper.NoEnyimFormat(type, native: false));
+        }
+        catch (Exception e) when (e is not OutOfMemoryException)
+        {
+            return new UnstorableWriter(new TranscoderException($"Cannot store a {type} as EnyimMemcachedCore's BSON: {e.Message}", TranscoderErrorKind.Unstorable, null, type, e));
+        }
     }
 
     private sealed record Choice(Type Type, IValueWriter Writer);
