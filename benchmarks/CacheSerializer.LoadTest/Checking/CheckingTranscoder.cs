@@ -13,7 +13,8 @@ namespace CacheSerializer.LoadTest.Checking;
 /// </remarks>
 /// <param name="inner">The scenario's transcoder.</param>
 /// <param name="read">Told every value read back (the farm confirms from it that a value was in memcached), or null.</param>
-internal sealed class CheckingTranscoder(ITranscoder inner, Action<object?>? read = null) : ITranscoder
+/// <param name="written">Told every item written (the migration counts their sizes and formats per phase), or null.</param>
+internal sealed class CheckingTranscoder(ITranscoder inner, Action<object?>? read = null, Action<CacheItem>? written = null) : ITranscoder
 {
     private readonly ConcurrentDictionary<string, long> _unreadable = new(StringComparer.Ordinal);
 
@@ -28,7 +29,12 @@ internal sealed class CheckingTranscoder(ITranscoder inner, Action<object?>? rea
     public IReadOnlyDictionary<string, long> UnreadableByReason() => new SortedDictionary<string, long>(_unreadable, StringComparer.Ordinal);
 
     /// <inheritdoc/>
-    public CacheItem Serialize(object? value) => inner.Serialize(value);
+    public CacheItem Serialize(object? value)
+    {
+        CacheItem item = inner.Serialize(value);
+        written?.Invoke(item);
+        return item;
+    }
 
     /// <inheritdoc/>
     public object? Deserialize(CacheItem item)

@@ -18,7 +18,8 @@ internal sealed class ScenarioOptions<TSettings>
     /// <param name="clients">What a web server is, in this scenario.</param>
     /// <param name="callers">What each caller does, in this scenario.</param>
     /// <param name="shortDescription">What the short mode runs.</param>
-    public ScenarioOptions(TSettings defaults, TSettings shortMode, string clients, string callers, string shortDescription)
+    /// <param name="nodes">How keys are spread over the servers, in this scenario (default: by the client's ketama).</param>
+    public ScenarioOptions(TSettings defaults, TSettings shortMode, string clients, string callers, string shortDescription, string nodes = "keys are spread by the client's ketama")
     {
         _defaults = defaults;
         _short = shortMode;
@@ -26,7 +27,7 @@ internal sealed class ScenarioOptions<TSettings>
         Callers = new("--callers") { Description = callers, DefaultValueFactory = _ => defaults.CallersPerClient };
         Nodes = new("--nodes")
         {
-            Description = "Local memcached servers to start on free 127.0.0.1 ports; keys are spread by the client's ketama.",
+            Description = $"Local memcached servers to start on free 127.0.0.1 ports; {nodes}.",
             DefaultValueFactory = _ => defaults.Nodes,
         };
         Seed = new("--seed") { Description = "Seed of every caller's choice of keys.", DefaultValueFactory = _ => defaults.Seed };

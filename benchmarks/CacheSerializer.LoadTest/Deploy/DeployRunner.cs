@@ -67,14 +67,14 @@ internal static class DeployRunner
         {
             for (int i = 0; i < farm.Length; i++)
             {
-                await WaitUntilAsync(clock, settings.Step * (i + 1), cancellationToken).ConfigureAwait(false);
+                await ScenarioRunner.WaitUntilAsync(clock, settings.Step * (i + 1), cancellationToken).ConfigureAwait(false);
                 tally.Phase = DeployPhase.During;
                 await farm[i].StopAsync().ConfigureAwait(false);
                 farm[i] = DeployWebServer.Start(build2, build1, endpoints, keys, tally, settings.CallersPerClient, Seed(i, 2), wrapTranscoder);
             }
 
             tally.Phase = DeployPhase.After;
-            await WaitUntilAsync(clock, settings.DurationPerKind, cancellationToken).ConfigureAwait(false);
+            await ScenarioRunner.WaitUntilAsync(clock, settings.DurationPerKind, cancellationToken).ConfigureAwait(false);
         }
         finally
         {
@@ -94,14 +94,5 @@ internal static class DeployRunner
             Phases = [tally.Result(DeployPhase.Before, evictions), tally.Result(DeployPhase.During, evictions), tally.Result(DeployPhase.After, evictions)],
             Samples = tally.Samples(),
         };
-    }
-
-    private static async Task WaitUntilAsync(Stopwatch clock, TimeSpan at, CancellationToken cancellationToken)
-    {
-        TimeSpan wait = at - clock.Elapsed;
-        if (wait > TimeSpan.Zero)
-        {
-            await Task.Delay(wait, cancellationToken).ConfigureAwait(false);
-        }
     }
 }

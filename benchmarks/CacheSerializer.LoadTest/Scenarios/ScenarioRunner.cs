@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using CacheSerializer.LoadTest.Running;
 using CacheSerializer.LocalServers;
 
@@ -79,6 +80,22 @@ internal static class ScenarioRunner
             {
                 server.Dispose();
             }
+        }
+    }
+
+    /// <summary>Waits until <paramref name="clock"/> reads <paramref name="at"/> (at once when it has passed): the step
+    /// timeline of a scenario that switches web servers one by one (the deploy, the migration).</summary>
+    /// <param name="clock">The scenario's clock, started when its timeline began.</param>
+    /// <param name="at">The time on that clock to wait for.</param>
+    /// <param name="cancellationToken">Ctrl+C.</param>
+    /// <returns>The wait.</returns>
+    public static async Task WaitUntilAsync(Stopwatch clock, TimeSpan at, CancellationToken cancellationToken)
+    {
+        // The clock is read once: read twice, it could pass 'at' between the check and the delay (a negative delay).
+        TimeSpan wait = at - clock.Elapsed;
+        if (wait > TimeSpan.Zero)
+        {
+            await Task.Delay(wait, cancellationToken).ConfigureAwait(false);
         }
     }
 }
