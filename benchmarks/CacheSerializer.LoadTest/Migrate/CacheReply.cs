@@ -1,0 +1,9 @@
+namespace CacheSerializer.LoadTest.Migrate;
+
+/// <summary>What a cache call returned to the web server's code, and what its client caught and logged on the way
+/// without telling the code (EnyimMemcachedCore's <c>SuppressException</c>; this package's unreadable items read as
+/// misses, and server failures under <c>OnServerFailure = Miss</c>): the scenario counts each such exception.</summary>
+/// <typeparam name="T">What the call returns.</typeparam>
+/// <param name="Value">What the code got.</param>
+/// <param name="Caught">The exception the client caught, in words, or null.</param>
+internal readonly record struct CacheReply<T>(T Value, string? Caught);

@@ -1,0 +1,111 @@
+using CacheSerializer.LoadTest.Checking;
+using CacheSerializer.Memcached;
+using CacheSerializer.Workloads.Contenders;
+using CacheSerializer.Workloads.Models;
+
+namespace CacheSerializer.LoadTest.Migrate;
+
+/// <summary>
+/// An old web server's cache client: EnyimMemcachedCore's <c>MemcachedClient</c>, which cannot be restored here,
+/// emulated by this package's client placing keys as EnyimMemcachedCore does (<see cref="KeyPlacement.EnyimMemcachedCore"/>:
+/// its DefaultNodeLocator) and storing DefaultTranscoder's exact bytes (the workloads' <see cref="EnyimBsonTranscoder"/>),
+/// behind EnyimMemcachedCore's failure behaviour, read in its MemcachedClient.cs (commit e383c4c):
+/// </summary>
+/// <remarks>
+/// <list type="bullet">
+/// <item><c>GetAsync&lt;T&gt;</c> catches any exception (a Deserialize one included), logs it, and with
+/// <c>SuppressException = true</c> (its default) fails the result, so <c>GetValueAsync&lt;T&gt;</c> returns default: a miss to the application.</item>
+/// <item>A store (<c>PerformStoreAsync</c>) catches an exception of Serialize, logs it and returns failure (false).</item>
+/// <item><c>RemoveAsync</c> returns the operation's success; its node turns a failed call into a failure.</item>
+/// </list>
+/// Each such exception is <see cref="CacheReply{T}.Caught"/>, counted as an exception on an old server. This client
+/// is therefore set to throw what EnyimMemcachedCore would have caught (<see cref="UnreadableItemPolicy.Throw"/>,
+/// <see cref="ServerFailurePolicy.Throw"/>), so that the catch here sees it. What differs from EnyimMemcachedCore: the
+/// protocol (meta here, binary there; memcached stores the same key, flags and bytes either way), and the reader of
+/// BSON instants, which returns UTC where DefaultTranscoder returns local time (the same instant; the scenario compares
+/// instants).
+/// </remarks>
+internal sealed class EnyimClientEmulation : IWebServerCache
+{
+    private readonly MemcachedClient _client;
+
+    private EnyimClientEmulation(MemcachedClient client)
+    {
+        _client = client;
+    }
+
+    /// <inheritdoc/>
+    public bool Old => true;
+
+    /// <summary>Creates the client of an old web server.</summary>
+    /// <param name="endpoints">The memcached servers, as the old application's configuration lists them.</param>
+    /// <param name="written">Told every item written (its size and flags), or null.</param>
+    /// <returns>The client.</returns>
+    public static EnyimClientEmulation Create(IReadOnlyList<string> endpoints, Action<CacheItem>? written = null)
+    {
+        var options = new MemcachedClientOptions
+        {
+            KeyPlacement = KeyPlacement.EnyimMemcachedCore,
+            Transcoder = new CheckingTranscoder(new EnyimBsonTranscoder(), written: written),
+            OnUnreadableItem = UnreadableItemPolicy.Throw,
+            OnServerFailure = ServerFailurePolicy.Throw,
+        };
+        foreach (string endpoint in endpoints)
+        {
+            options.Servers.Add(endpoint);
+        }
+
+        return new EnyimClientEmulation(new MemcachedClient(options));
+    }
+
+    /// <inheritdoc/>
+    public async Task<CacheReply<UserFolderTree?>> GetAsync(string key, CancellationToken cancellationToken)
+    {
+        try
+        {
+            MemcachedGetResult<UserFolderTree> result = await _client.GetAsync<UserFolderTree>(key, cancellationToken).ConfigureAwait(false);
+            return new(result.Found ? result.Value : null, null);
+        }
+        catch (Exception ex) when (!IsStopping(ex, cancellationToken))
+        {
+            return new(null, Describe("GetAsync", key, ex));
+        }
+    }
+
+    /// <inheritdoc/>
+    public async Task<CacheReply<bool>> SetAsync(string key, UserFolderTree value, CancellationToken cancellationToken)
+    {
+        try
+        {
+            MemcachedStoreResult result = await _client.SetAsync(key, value, expiration: null, cancellationToken).ConfigureAwait(false);
+            return new(result == MemcachedStoreResult.Stored, null);
+        }
+        catch (Exception ex) when (!IsStopping(ex, cancellationToken))
+        {
+            return new(false, Describe("SetAsync", key, ex));
+        }
+    }
+
+    /// <inheritdoc/>
+    public async Task<CacheReply<bool>> DeleteAsync(string key, CancellationToken cancellationToken)
+    {
+        try
+        {
+            _ = await _client.DeleteAsync(key, cancellationToken).ConfigureAwait(false);
+            return new(true, null);
+        }
+        catch (Exception ex) when (!IsStopping(ex, cancellationToken))
+        {
+            return new(false, Describe("RemoveAsync", key, ex));
+        }
+    }
+
+    /// <inheritdoc/>
+    public ValueTask DisposeAsync() => _client.DisposeAsync();
+
+    private static bool IsStopping(Exception ex, CancellationToken cancellationToken) =>
+        ex is OperationCanceledException && cancellationToken.IsCancellationRequested;
+
+    private static string Describe(string call, string key, Exception ex) =>
+        $"{call}(\"{key}\") caught {ex.GetType().Name}: {(ex.InnerException is { } inner ? $"{ex.Message} ({inner.GetType().Name}: {inner.Message})" : ex.Message)}";
+}

@@ -1,0 +1,175 @@
+using System.Globalization;
+using CacheSerializer.Workloads.Models;
+
+namespace CacheSerializer.LoadTest.Migrate;
+
+/// <summary>
+/// One web server of the migration: the cache client of the application it runs (old: EnyimMemcachedCore, emulated;
+/// new: this package from its configuration section), and its callers, each in a loop: a cache-aside read of a random
+/// key (on a miss, a fill: the source of truth read, then a set), and every Nth operation an update of the key (a new
+/// version in the source of truth, then alternately a delete and an overwrite). Switching it is <see cref="StopAsync"/>
+/// (the process drains its requests and exits) and a new web server (a new process, new connections).
+/// </summary>
+internal sealed class MigrateWebServer
+{
+    private readonly string _name;
+    private readonly IWebServerCache _cache;
+    private readonly MigrateShared _shared;
+    private readonly CancellationTokenSource _stop = new();
+    private Task[] _callers = [];
+
+    private MigrateWebServer(string name, IWebServerCache cache, MigrateShared shared)
+    {
+        _name = name;
+        _cache = cache;
+        _shared = shared;
+    }
+
+    /// <summary>Starts a web server with its callers.</summary>
+    /// <param name="name">Its name in samples: old server 1, new server 1, ...</param>
+    /// <param name="cache">Its cache client.</param>
+    /// <param name="shared">What the web servers share.</param>
+    /// <param name="callers">The number of callers.</param>
+    /// <param name="seed">The seed of the callers' key choices.</param>
+    /// <returns>The running web server.</returns>
+    public static MigrateWebServer Start(string name, IWebServerCache cache, MigrateShared shared, int callers, int seed)
+    {
+        var server = new MigrateWebServer(name, cache, shared);
+        server._callers = [.. Enumerable.Range(0, callers).Select(i =>
+        {
+            var random = new Random(HashCode.Combine(seed, i));
+            return Task.Run(() => server.CallerLoopAsync(random), CancellationToken.None);
+        })];
+        return server;
+    }
+
+    /// <summary>Stops the callers (each finishes its write, or abandons its read), waits for them, and closes the client.</summary>
+    /// <returns>The stop.</returns>
+    public async Task StopAsync()
+    {
+        await _stop.CancelAsync().ConfigureAwait(false);
+        await Task.WhenAll(_callers).ConfigureAwait(false);
+        await _cache.DisposeAsync().ConfigureAwait(false);
+        _stop.Dispose();
+    }
+
+    private async Task CallerLoopAsync(Random random)
+    {
+        CancellationToken stop = _stop.Token;
+        long operations = 0;
+        long updates = 0;
+        while (!stop.IsCancellationRequested)
+        {
+            int k = random.Next(_shared.Keys.Length);
+            MigratePhase? phase = _shared.Tally.Phase;
+            try
+            {
+                if (++operations % _shared.UpdateEvery == 0)
+                {
+                    await UpdateAsync(k, delete: updates++ % 2 == 0, phase).ConfigureAwait(false);
+                }
+                else
+                {
+                    await ReadAsync(k, phase, stop).ConfigureAwait(false);
+                }
+            }
+            catch (OperationCanceledException) when (stop.IsCancellationRequested)
+            {
+                break;
+            }
+            catch (Exception ex) when (ex is CacheSerializerException or InvalidOperationException or IOException)
+            {
+                _shared.Tally.Exception(phase, _cache.Old, $"{_name}, {_shared.Keys[k]}: {ex.GetType().Name} reached the code: {ex.Message}");
+            }
+        }
+    }
+
+    /// <summary>A cache-aside read: a hit is checked against the source of truth; a miss fills the key.</summary>
+    private async Task ReadAsync(int k, MigratePhase? phase, CancellationToken stop)
+    {
+        string key = _shared.Keys[k];
+        KeyLedger.ReadStart start = _shared.Ledger.StartRead(k);
+        CacheReply<UserFolderTree?> reply = await _cache.GetAsync(key, stop).ConfigureAwait(false);
+        Caught(phase, reply.Caught);
+        if (reply.Value is UserFolderTree value)
+        {
+            int? version = _shared.Store.Identify(k, value);
+            _shared.Tally.Hit(
+                phase,
+                version is int v && KeyLedger.IsStale(start, v)
+                    ? string.Create(CultureInfo.InvariantCulture, $"{_name} read {key} at version {v}, after the delete or overwrite made for version {start.Invalidated} had completed")
+                    : null,
+                version is null ? string.Create(CultureInfo.InvariantCulture, $"{_name} read {key}: a value that is no version of the key (loaded {value.Loaded:O})") : null);
+            return;
+        }
+
+        _shared.Tally.Miss(phase, _shared.Ledger.IsLostHit(k, start) ? $"{_name} missed {key}, whose last write memcached had stored" : null);
+        await FillAsync(k, phase).ConfigureAwait(false);
+    }
+
+    /// <summary>The source of truth read and its value stored, under the row's gate. A write in progress completes
+    /// even when the web server stops (the process drains it), so the ledger always knows how it ended.</summary>
+    private async Task FillAsync(int k, MigratePhase? phase)
+    {
+        SemaphoreSlim gate = _shared.Store.Gate(k);
+        await gate.WaitAsync(CancellationToken.None).ConfigureAwait(false);
+        try
+        {
+            (_, UserFolderTree value) = _shared.Store.Read(k);
+            _shared.Ledger.WriteStarted(k);
+            CacheReply<bool> stored = await _cache.SetAsync(_shared.Keys[k], value, CancellationToken.None).ConfigureAwait(false);
+            Caught(phase, stored.Caught);
+            _shared.Ledger.StoreEnded(k, stored.Value);
+        }
+        finally
+        {
+            gate.Release();
+        }
+    }
+
+    /// <summary>An update: the next version in the source of truth, then the key deleted or overwritten with it.</summary>
+    private async Task UpdateAsync(int k, bool delete, MigratePhase? phase)
+    {
+        string key = _shared.Keys[k];
+        SemaphoreSlim gate = _shared.Store.Gate(k);
+        await gate.WaitAsync(CancellationToken.None).ConfigureAwait(false);
+        try
+        {
+            (int version, UserFolderTree value) = _shared.Store.Update(k);
+            _shared.Tally.Update(phase);
+            _shared.Ledger.WriteStarted(k);
+            if (delete)
+            {
+                CacheReply<bool> deleted = await _cache.DeleteAsync(key, CancellationToken.None).ConfigureAwait(false);
+                Caught(phase, deleted.Caught);
+                _shared.Ledger.DeleteEnded(k, deleted.Value);
+                if (deleted.Value)
+                {
+                    _shared.Ledger.Invalidated(k, version);
+                }
+            }
+            else
+            {
+                CacheReply<bool> stored = await _cache.SetAsync(key, value, CancellationToken.None).ConfigureAwait(false);
+                Caught(phase, stored.Caught);
+                _shared.Ledger.StoreEnded(k, stored.Value);
+                if (stored.Value)
+                {
+                    _shared.Ledger.Invalidated(k, version);
+                }
+            }
+        }
+        finally
+        {
+            gate.Release();
+        }
+    }
+
+    private void Caught(MigratePhase? phase, string? caught)
+    {
+        if (caught is not null)
+        {
+            _shared.Tally.Exception(phase, _cache.Old, $"{_name}: {caught}");
+        }
+    }
+}

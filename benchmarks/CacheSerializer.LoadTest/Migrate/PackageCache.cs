@@ -1,0 +1,57 @@
+using CacheSerializer.LoadTest.Checking;
+using CacheSerializer.Memcached;
+using CacheSerializer.Workloads.Models;
+using Microsoft.Extensions.DependencyInjection;
+
+namespace CacheSerializer.LoadTest.Migrate;
+
+/// <summary>A new web server's cache client: this package's <see cref="MemcachedClient"/>, resolved from the web
+/// server's own service provider (<see cref="MigrationClients.FromSection"/>), with its defaults: an item it cannot read
+/// is a miss, a server failure is a miss or a failed store. Each is <see cref="CacheReply{T}.Caught"/> (an exception the
+/// client caught), counted as an exception on a new server, as the old servers' are; any other exception reaches the
+/// web server's code, and is counted there.</summary>
+internal sealed class PackageCache : IWebServerCache
+{
+    private readonly ServiceProvider _services;
+    private readonly MemcachedClient _client;
+
+    /// <summary>Creates the cache of a web server whose services hold its client.</summary>
+    /// <param name="services">The web server's service provider (disposed with this).</param>
+    public PackageCache(ServiceProvider services)
+    {
+        _services = services;
+        _client = services.GetRequiredService<MemcachedClient>();
+    }
+
+    /// <inheritdoc/>
+    public bool Old => false;
+
+    /// <summary>Gets the client.</summary>
+    public MemcachedClient Client => _client;
+
+    /// <inheritdoc/>
+    public async Task<CacheReply<UserFolderTree?>> GetAsync(string key, CancellationToken cancellationToken)
+    {
+        // The client reads an item it cannot read as a miss; the web server's CheckingTranscoder marks this read's probe.
+        var probe = ReadProbe.Start();
+        MemcachedGetResult<UserFolderTree> result = await _client.GetAsync<UserFolderTree>(key, cancellationToken).ConfigureAwait(false);
+        return new(result.Found ? result.Value : null, probe.Unreadable is { } reason ? $"GetAsync(\"{key}\"): an item the client could not read ({reason}), read as a miss" : null);
+    }
+
+    /// <inheritdoc/>
+    public async Task<CacheReply<bool>> SetAsync(string key, UserFolderTree value, CancellationToken cancellationToken)
+    {
+        MemcachedStoreResult result = await _client.SetAsync(key, value, expiration: null, cancellationToken).ConfigureAwait(false);
+        return new(result == MemcachedStoreResult.Stored, result == MemcachedStoreResult.ServerFailure ? $"SetAsync(\"{key}\"): a server failure, caught (OnServerFailure = Miss)" : null);
+    }
+
+    /// <inheritdoc/>
+    public async Task<CacheReply<bool>> DeleteAsync(string key, CancellationToken cancellationToken)
+    {
+        _ = await _client.DeleteAsync(key, cancellationToken).ConfigureAwait(false);
+        return new(true, null);
+    }
+
+    /// <inheritdoc/>
+    public ValueTask DisposeAsync() => _services.DisposeAsync();
+}
