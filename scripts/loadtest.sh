@@ -2,7 +2,8 @@
 # The README's main command: the load test of docs/loadtest.md on this machine, in one go.
 # Installs memcached when it is missing, then runs every contender side by side against local memcached servers it
 # starts (and stops) itself. Any option goes through, e.g.: scripts/loadtest.sh --short, --nodes 3, --help; and the
-# scenarios: scripts/loadtest.sh farm (factory calls per expiry), scripts/loadtest.sh deploy (a rolling deploy of another contract).
+# scenarios: scripts/loadtest.sh farm (factory calls per expiry), scripts/loadtest.sh deploy (a rolling deploy of another contract),
+# scripts/loadtest.sh migrate (a running EnyimMemcachedCore farm switched to this package, issue 31).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -4,7 +4,7 @@ using CacheSerializer.LocalServers;
 namespace CacheSerializer.LoadTest.Cli;
 
 /// <summary>
-/// How a scenario subcommand (<c>farm</c>, <c>deploy</c>) runs: its settings from the command line (invalid: exit 2),
+/// How a scenario subcommand (<c>farm</c>, <c>deploy</c>, <c>migrate</c>) runs: its settings from the command line (invalid: exit 2),
 /// the run against the memcached servers it starts (none to be had: exit 3; Ctrl+C: 130), the report printed as
 /// Markdown with each part's samples of what went wrong, and saved, then exit 0 when the report passes its checks
 /// (<see cref="ScenarioReport.Passed"/>), 1 when not.

@@ -41,7 +41,7 @@ internal static class ScenarioReportWriter
 
     /// <summary>Writes <c>&lt;name&gt;-&lt;time&gt;.json</c> (the report as it is) and <c>.md</c> into <paramref name="directory"/>.</summary>
     /// <typeparam name="TReport">The scenario's report type (every field of it goes into the JSON).</typeparam>
-    /// <param name="name">The scenario's name: farm, deploy.</param>
+    /// <param name="name">The scenario's name: farm, deploy, migrate.</param>
     /// <param name="report">The report.</param>
     /// <param name="markdown">The report as Markdown.</param>
     /// <param name="directory">The directory, created if needed.</param>

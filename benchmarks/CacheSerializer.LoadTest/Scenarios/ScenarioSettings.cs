@@ -1,6 +1,6 @@
 namespace CacheSerializer.LoadTest.Scenarios;
 
-/// <summary>What every scenario (<c>farm</c>, <c>deploy</c>) is run with: a farm of web servers with callers each, on
+/// <summary>What every scenario (<c>farm</c>, <c>deploy</c>, <c>migrate</c>) is run with: a farm of web servers with callers each, on
 /// local memcached servers it starts, a seed, and where the results go. Each scenario's settings add their own.</summary>
 internal abstract record ScenarioSettings
 {
