@@ -40,13 +40,15 @@ internal sealed class EnyimClientEmulation : IWebServerCache
     /// <summary>Creates the client of an old web server.</summary>
     /// <param name="endpoints">The memcached servers, as the old application's configuration lists them.</param>
     /// <param name="written">Told every item written (its size and flags), or null.</param>
+    /// <param name="wrapTranscoder">Wraps DefaultTranscoder's emulation (tests: one that corrupts what it writes), or null.</param>
     /// <returns>The client.</returns>
-    public static EnyimClientEmulation Create(IReadOnlyList<string> endpoints, Action<CacheItem>? written = null)
+    public static EnyimClientEmulation Create(IReadOnlyList<string> endpoints, Action<CacheItem>? written = null, Func<ITranscoder, ITranscoder>? wrapTranscoder = null)
     {
+        var defaultTranscoder = new EnyimBsonTranscoder();
         var options = new MemcachedClientOptions
         {
             KeyPlacement = KeyPlacement.EnyimMemcachedCore,
-            Transcoder = new CheckingTranscoder(new EnyimBsonTranscoder(), written: written),
+            Transcoder = new CheckingTranscoder(wrapTranscoder?.Invoke(defaultTranscoder) ?? defaultTranscoder, written: written),
             OnUnreadableItem = UnreadableItemPolicy.Throw,
             OnServerFailure = ServerFailurePolicy.Throw,
         };

@@ -19,15 +19,16 @@ internal static class MigrateRunner
     /// <param name="settings">The settings, validated here.</param>
     /// <param name="log">Where progress lines go.</param>
     /// <param name="cancellationToken">Ctrl+C: the current path stops, the rest are skipped, the servers stop.</param>
+    /// <param name="wrapTranscoder">Wraps every web server's transcoder, old and new (tests: one that corrupts what it writes), or null.</param>
     /// <returns>The report.</returns>
     /// <exception cref="ServerUnavailableException">memcached is not installed (the message says how) or did not start.</exception>
-    public static Task<MigrateReport> RunAsync(MigrateSettings settings, TextWriter log, CancellationToken cancellationToken) =>
+    public static Task<MigrateReport> RunAsync(MigrateSettings settings, TextWriter log, CancellationToken cancellationToken, Func<ITranscoder, ITranscoder>? wrapTranscoder = null) =>
         ScenarioRunner.RunAsync(
             settings,
             memoryMegabytes: 64,
             string.Create(CultureInfo.InvariantCulture, $"{settings.Clients} web servers x {settings.CallersPerClient} callers, {settings.Keys} keys, one update in {settings.UpdateEvery} operations, one web server switched every {settings.Step.TotalSeconds:0.###} s ({string.Join(", ", settings.Paths.Select(p => $"{MigrateSettings.NameOf(p)} {settings.Duration(p).TotalSeconds:0.#} s"))}); old web servers: EnyimMemcachedCore emulated (docs/loadtest.md)"),
             settings.Paths,
-            (path, endpoints) => RunPathAsync(path, endpoints, settings, cancellationToken),
+            (path, endpoints) => RunPathAsync(path, endpoints, settings, wrapTranscoder, cancellationToken),
             Summary,
             results => new MigrateReport { Settings = settings, Paths = results },
             log,
@@ -42,7 +43,7 @@ internal static class MigrateRunner
 
     /// <summary>One path: every key stored by an old server, the old farm warmed up, a step with every web server old,
     /// a step after each switch to a new one, a step after; on the Enyim-shaped path the same again for the flip.</summary>
-    private static async Task<MigratePathResult> RunPathAsync(MigratePath path, string[] endpoints, MigrateSettings settings, CancellationToken cancellationToken)
+    private static async Task<MigratePathResult> RunPathAsync(MigratePath path, string[] endpoints, MigrateSettings settings, Func<ITranscoder, ITranscoder>? wrapTranscoder, CancellationToken cancellationToken)
     {
         string name = MigrateSettings.NameOf(path);
         await using MemcachedClient control = Control(endpoints);
@@ -56,7 +57,7 @@ internal static class MigrateRunner
             new KeyLedger(settings.Keys),
             tally,
             settings.UpdateEvery);
-        await StoreEveryKeyAsync(shared, endpoints, name, cancellationToken).ConfigureAwait(false);
+        await StoreEveryKeyAsync(shared, endpoints, name, wrapTranscoder, cancellationToken).ConfigureAwait(false);
 
         var atEnd = new Dictionary<MigratePhase, ServerStats>();
         async Task EnterAsync(MigratePhase next)
@@ -75,7 +76,7 @@ internal static class MigrateRunner
         await EnterAsync(MigratePhase.WarmUp).ConfigureAwait(false);
         for (int i = 0; i < farm.Length; i++)
         {
-            farm[i] = MigrateWebServer.Start($"old server {i + 1}", EnyimClientEmulation.Create(endpoints, tally.Write), shared, settings.CallersPerClient, Seed(i, 0));
+            farm[i] = MigrateWebServer.Start($"old server {i + 1}", EnyimClientEmulation.Create(endpoints, tally.Write, wrapTranscoder), shared, settings.CallersPerClient, Seed(i, 0));
         }
 
         var clock = Stopwatch.StartNew();
@@ -87,11 +88,11 @@ internal static class MigrateRunner
             IConfigurationSection section = path == MigratePath.Enyim
                 ? MigrationClients.EnyimSection(endpoints, secondStep: false)
                 : MigrationClients.OwnSection(endpoints);
-            await RollAsync(farm, i => NewServer($"new server {i + 1}", section, shared, settings, Seed(i, 1)), MigratePhase.Switch, MigratePhase.After, EnterAsync, clock, TimeSpan.Zero, settings, cancellationToken).ConfigureAwait(false);
+            await RollAsync(farm, i => NewServer($"new server {i + 1}", section, shared, settings, wrapTranscoder, Seed(i, 1)), MigratePhase.Switch, MigratePhase.After, EnterAsync, clock, TimeSpan.Zero, settings, cancellationToken).ConfigureAwait(false);
             if (path == MigratePath.Enyim)
             {
                 IConfigurationSection secondStep = MigrationClients.EnyimSection(endpoints, secondStep: true);
-                await RollAsync(farm, i => NewServer($"new server {i + 1} (second step)", secondStep, shared, settings, Seed(i, 2)), MigratePhase.Flip, MigratePhase.SecondStep, EnterAsync, clock, settings.Step * settings.Clients, settings, cancellationToken).ConfigureAwait(false);
+                await RollAsync(farm, i => NewServer($"new server {i + 1} (second step)", secondStep, shared, settings, wrapTranscoder, Seed(i, 2)), MigratePhase.Flip, MigratePhase.SecondStep, EnterAsync, clock, settings.Step * settings.Clients, settings, cancellationToken).ConfigureAwait(false);
             }
         }
         finally
@@ -140,18 +141,18 @@ internal static class MigrateRunner
         await ScenarioRunner.WaitUntilAsync(clock, from + (settings.Step * (farm.Length + 1)), cancellationToken).ConfigureAwait(false);
     }
 
-    private static MigrateWebServer NewServer(string name, IConfigurationSection section, MigrateShared shared, MigrateSettings settings, int seed) =>
+    private static MigrateWebServer NewServer(string name, IConfigurationSection section, MigrateShared shared, MigrateSettings settings, Func<ITranscoder, ITranscoder>? wrapTranscoder, int seed) =>
         MigrateWebServer.Start(
             name,
-            new PackageCache(MigrationClients.FromSection(section, inner => new CheckingTranscoder(inner, written: shared.Tally.Write))),
+            new PackageCache(MigrationClients.FromSection(section, inner => new CheckingTranscoder(wrapTranscoder?.Invoke(inner) ?? inner, written: shared.Tally.Write))),
             shared,
             settings.CallersPerClient,
             seed);
 
     /// <summary>A warm cache before the migration, as in production: every key stored by the old application.</summary>
-    private static async Task StoreEveryKeyAsync(MigrateShared shared, string[] endpoints, string path, CancellationToken cancellationToken)
+    private static async Task StoreEveryKeyAsync(MigrateShared shared, string[] endpoints, string path, Func<ITranscoder, ITranscoder>? wrapTranscoder, CancellationToken cancellationToken)
     {
-        await using var loader = EnyimClientEmulation.Create(endpoints);
+        await using var loader = EnyimClientEmulation.Create(endpoints, wrapTranscoder: wrapTranscoder);
         for (int k = 0; k < shared.Keys.Length; k++)
         {
             (_, UserFolderTree value) = shared.Store.Read(k);
