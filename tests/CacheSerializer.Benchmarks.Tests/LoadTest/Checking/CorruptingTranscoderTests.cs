@@ -1,6 +1,7 @@
 using CacheSerializer.LoadTest;
 using CacheSerializer.LoadTest.Deploy;
 using CacheSerializer.LoadTest.Farm;
+using CacheSerializer.LoadTest.Migrate;
 using CacheSerializer.LoadTest.Mix;
 using CacheSerializer.LoadTest.Results;
 using CacheSerializer.LoadTest.Running;
@@ -56,6 +57,19 @@ public sealed class CorruptingTranscoderTests : IDisposable
         DeployKindResult none = Assert.Single(report.Kinds);
         Assert.True(none[DeployPhase.Before].Corruptions > 0, string.Join("; ", none.Samples));
         Assert.True(none.Corruptions > 0);
+    }
+
+    [Fact]
+    public async Task MigrateRunner_TranscoderFlipsAByte_ReportsExceptionsOrWrongValuesBeforeTheSwitch()
+    {
+        MigrateSettings settings = new MigrateSettings().AsShort() with { OutputDirectory = _output, Paths = [MigratePath.Enyim] };
+
+        MigrateReport report = await MigrateRunner.RunAsync(settings, new StringWriter(), CancellationToken.None, inner => new ByteFlippingTranscoder(inner));
+
+        MigratePathResult enyim = Assert.Single(report.Paths);
+        MigratePhaseResult before = enyim[MigratePhase.Before]!;
+        Assert.True(before.OldServerExceptions + before.WrongValues > 0, string.Join("; ", enyim.Samples));
+        Assert.False(report.Passed());
     }
 
     public void Dispose()
