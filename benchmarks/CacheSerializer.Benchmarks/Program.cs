@@ -56,4 +56,11 @@ if (CacheSerializer.Benchmarks.Memcached.ClientBenchmark.TryRun(args))
     return;
 }
 
+// Blocking on the client's tasks (an EnyimMemcachedCore application's synchronous calls) against awaiting them:
+// -- sync-over-async [seconds] [callers] (docs/migrating-from-enyim.md, "Synchronous calls").
+if (CacheSerializer.Benchmarks.Memcached.SyncOverAsyncExperiment.TryRun(args))
+{
+    return;
+}
+
 BenchmarkSwitcher.FromAssembly(typeof(Program).Assembly).Run(args);

@@ -3,7 +3,7 @@ namespace CacheSerializer.LoadTest.Farm;
 /// <summary>How the web servers of the farm scenario read a hot key: the three ways of issue 17, side by side.</summary>
 internal enum FarmMode
 {
-    /// <summary>Plain cache-aside: get, and on a miss the factory and a set (<c>GetValueOrCreateAsync</c>). No protection.</summary>
+    /// <summary>Plain cache-aside: get, and on a miss the factory and a set (<c>GetAsync</c>, <c>SetAsync</c>). No protection.</summary>
     Plain,
 
     /// <summary>HybridCache's <c>GetOrCreateAsync</c> over the package's <c>IDistributedCache</c>, local cache off:

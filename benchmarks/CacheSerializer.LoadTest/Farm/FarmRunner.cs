@@ -243,7 +243,7 @@ internal static class FarmRunner
     /// <returns>A short description.</returns>
     public static string Describe(FarmMode mode) => mode switch
     {
-        FarmMode.Plain => "get, factory, set (GetValueOrCreateAsync): no protection",
+        FarmMode.Plain => "get, factory, set (GetAsync, SetAsync): no protection",
         FarmMode.Hybrid => "HybridCache.GetOrCreateAsync over the package's IDistributedCache, local cache off: in-process protection",
         FarmMode.Farm => "MemcachedClient.GetOrCreateAsync, keys deleted: one factory call per expiry in the farm",
         _ => "MemcachedClient.GetOrCreateAsync with a stale window, keys invalidated (InvalidateAsync): stale served while one refreshes",

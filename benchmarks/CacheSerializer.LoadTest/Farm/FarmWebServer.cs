@@ -80,11 +80,25 @@ internal sealed class FarmWebServer : IAsyncDisposable
     /// <returns>The value read or created.</returns>
     public async Task<string?> ReadAsync(FarmMode mode, string key, Func<CancellationToken, Task<string>> factory, CancellationToken cancellationToken) => mode switch
     {
-        FarmMode.Plain => await _client.GetValueOrCreateAsync(key, Stored, factory, cancellationToken).ConfigureAwait(false),
+        FarmMode.Plain => await ReadThroughAsync(key, factory, cancellationToken).ConfigureAwait(false),
         FarmMode.Hybrid => await _hybrid.GetOrCreateAsync(key, token => new ValueTask<string>(factory(token)), HybridEntry, cancellationToken: cancellationToken).ConfigureAwait(false),
         FarmMode.Farm => await _client.GetOrCreateAsync(key, factory, _farm, cancellationToken).ConfigureAwait(false),
         _ => await _client.GetOrCreateAsync(key, factory, _farmStale, cancellationToken).ConfigureAwait(false),
     };
+
+    /// <summary>Plain cache-aside, as the README shows it: get, and on a miss the factory and a set.</summary>
+    private async Task<string?> ReadThroughAsync(string key, Func<CancellationToken, Task<string>> factory, CancellationToken cancellationToken)
+    {
+        MemcachedGetResult<string> cached = await _client.GetAsync<string>(key, cancellationToken).ConfigureAwait(false);
+        if (cached.Found)
+        {
+            return cached.Value;
+        }
+
+        string created = await factory(cancellationToken).ConfigureAwait(false);
+        await _client.SetAsync(key, created, Stored, cancellationToken).ConfigureAwait(false);
+        return created;
+    }
 
     /// <inheritdoc/>
     public ValueTask DisposeAsync() => _services.DisposeAsync();

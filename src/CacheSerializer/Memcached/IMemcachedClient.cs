@@ -29,20 +29,6 @@ public interface IMemcachedClient
     /// <exception cref="CacheSerializerException">The transcoder cannot read the stored item as a <typeparamref name="T"/>.</exception>
     Task<T?> GetValueAsync<T>(string key, CancellationToken cancellationToken = default);
 
-    /// <summary>Reads a value; on a miss, creates it with <paramref name="factory"/>, stores it and returns it: plain
-    /// cache-aside (get, factory, set), without stampede protection. Prefer <see cref="GetOrCreateAsync{T}"/>, which runs
-    /// one factory per expiry across the farm.</summary>
-    /// <typeparam name="T">The value's type.</typeparam>
-    /// <param name="key">The key.</param>
-    /// <param name="expiration">The expiration of a created value; null or zero: never expires.</param>
-    /// <param name="factory">Creates the value on a miss.</param>
-    /// <param name="cancellationToken">Cancels the waits (not the factory, which receives it).</param>
-    /// <returns>The cached or created value (created, when the server failed, under <see cref="ServerFailurePolicy.Miss"/>).</returns>
-    /// <exception cref="ArgumentNullException"><paramref name="key"/> or <paramref name="factory"/> is null.</exception>
-    /// <exception cref="ArgumentOutOfRangeException"><paramref name="expiration"/> is negative.</exception>
-    /// <exception cref="MemcachedException">The server answered with an error, or failed under <see cref="ServerFailurePolicy.Throw"/>.</exception>
-    Task<T?> GetValueOrCreateAsync<T>(string key, TimeSpan? expiration, Func<CancellationToken, Task<T>> factory, CancellationToken cancellationToken = default);
-
     /// <summary>Reads a value; on a miss, exactly one caller in the whole farm runs <paramref name="factory"/> and stores
     /// its value while the others wait for it (stampede protection), and an entry in its early-refresh or
     /// stale-while-revalidate window is returned at once while one caller refreshes it in the background.</summary>

@@ -38,7 +38,7 @@ public sealed partial class MemcachedClient
     public Task<bool> InvalidateAsync(string key, GetOrCreateOptions? options = null, CancellationToken cancellationToken = default)
     {
         var policy = EntryPolicy.Resolve(options, _settings.GetOrCreate);
-        var encoded = MemcachedKey.Create(_settings.KeyPrefix, key);
+        MemcachedKey encoded = _settings.Key(key);
         return ExecuteAsync(Locate(encoded), KeyRequest.Invalidate(encoded, policy.InvalidatedSeconds), cancellationToken);
     }
 
@@ -59,7 +59,7 @@ public sealed partial class MemcachedClient
     /// stored as (for the copies of the callers that joined).</summary>
     private async Task<Loaded<T>> LoadAsync<T>(string key, Func<CancellationToken, Task<T>> factory, EntryPolicy policy, CancellationToken token)
     {
-        var encoded = MemcachedKey.Create(_settings.KeyPrefix, key);
+        MemcachedKey encoded = _settings.Key(key);
         long start = Stopwatch.GetTimestamp();
         TimeSpan pause = FirstPause;
         ulong invalidated = 0;

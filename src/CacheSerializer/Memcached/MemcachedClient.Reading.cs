@@ -78,5 +78,5 @@ public sealed partial class MemcachedClient
     internal Action<string, bool>? UnreadableDeleted { get; set; }
 
     internal Task<MemcachedStoreResult> StoreAsync(StoreMode mode, string key, CacheItem item, TimeSpan? expiration, ulong cas, CancellationToken cancellationToken) =>
-        StoreAsync(mode, MemcachedKey.Create(_settings.KeyPrefix, key), item, expiration, cas, cancellationToken);
+        StoreAsync(mode, _settings.Key(key), item, expiration, cas, cancellationToken);
 }

@@ -24,7 +24,7 @@ public sealed partial class MemcachedClient
                 continue;
             }
 
-            var encoded = MemcachedKey.Create(_settings.KeyPrefix, key);
+            MemcachedKey encoded = _settings.Key(key);
             MemcachedNode node = Locate(encoded);
             if (!batches.TryGetValue(node, out List<MemcachedKey>? batch))
             {

@@ -17,6 +17,7 @@ public sealed partial class MemcachedClient
         _settings.ConnectTimeout.TotalMilliseconds, _settings.ServerDownInterval.TotalMilliseconds, _settings.OnServerFailure,
         _settings.OnUnreadableItem == UnreadableItemPolicy.Miss && _settings.DeleteUnreadableItems ? "Miss, deleted if unchanged" : _settings.OnUnreadableItem.ToString(),
         _settings.AutoEject ? (_settings.FlushOnReturn ? "on, flush on return" : "on, no flush on return") : "off",
+        _settings.KeyPlacement, _settings.KeyTransformer == MemcachedKeyTransformer.None ? string.Empty : $" after {_settings.KeyTransformer} key transformation",
         _settings.KeyPrefix, _settings.MaxValueSize, tls, authentication, _settings.TranscoderDescription);
     }
     }
@@ -40,9 +41,9 @@ public sealed partial class MemcachedClient
         }
     }
 
-    [LoggerMessage(EventId = 10, Level = LogLevel.Information, Message = "memcached client: {ServerCount} servers ({Servers}), {ConnectionsPerServer} connections per server, operation timeout {OperationTimeoutMs} ms, connect timeout {ConnectTimeoutMs} ms, down servers retried every {DownIntervalMs} ms, on server failure {OnServerFailure}, on unreadable item {OnUnreadableItem}, auto-eject {AutoEject}, key prefix '{KeyPrefix}', values up to {MaxValueSize} bytes, TLS {Tls}, authentication {Authentication}; transcoder {Transcoder}")]
+    [LoggerMessage(EventId = 10, Level = LogLevel.Information, Message = "memcached client: {ServerCount} servers ({Servers}), {ConnectionsPerServer} connections per server, operation timeout {OperationTimeoutMs} ms, connect timeout {ConnectTimeoutMs} ms, down servers retried every {DownIntervalMs} ms, on server failure {OnServerFailure}, on unreadable item {OnUnreadableItem}, auto-eject {AutoEject}, keys placed by {KeyPlacement}{KeyTransformer}, key prefix '{KeyPrefix}', values up to {MaxValueSize} bytes, TLS {Tls}, authentication {Authentication}; transcoder {Transcoder}")]
     private static partial void LogStarted(ILogger logger, int serverCount, string servers, int connectionsPerServer, double operationTimeoutMs, double connectTimeoutMs,
-        double downIntervalMs, ServerFailurePolicy onServerFailure, string onUnreadableItem, string autoEject, string keyPrefix, int maxValueSize, string tls, string authentication, string transcoder);
+        double downIntervalMs, ServerFailurePolicy onServerFailure, string onUnreadableItem, string autoEject, KeyPlacement keyPlacement, string keyTransformer, string keyPrefix, int maxValueSize, string tls, string authentication, string transcoder);
 
     [LoggerMessage(EventId = 12, Level = LogLevel.Warning, Message = "memcached client: server certificates are NOT validated (MemcachedClientOptions.Tls.DangerousAcceptAnyServerCertificate): the connections are encrypted, but anyone on the network path can impersonate the servers and read or change every cached entry; use it only in tests")]
     private static partial void LogCertificatesNotValidated(ILogger logger);

@@ -103,12 +103,12 @@ public sealed partial class MemcachedClient : IMemcachedClient, IAsyncDisposable
     /// <param name="key">The key, without the prefix.</param>
     /// <returns>The server that owns the key.</returns>
     /// <exception cref="ArgumentNullException"><paramref name="key"/> is null.</exception>
-    public string GetServerForKey(string key) => Locate(MemcachedKey.Create(_settings.KeyPrefix, key)).Name;
+    public string GetServerForKey(string key) => Locate(_settings.Key(key)).Name;
 
     /// <inheritdoc/>
     public async Task<MemcachedGetResult<T>> GetAsync<T>(string key, CancellationToken cancellationToken = default)
     {
-        var encoded = MemcachedKey.Create(_settings.KeyPrefix, key);
+        MemcachedKey encoded = _settings.Key(key);
         GetReply reply = await ExecuteValueAsync(Locate(encoded), GetRequest.Get(encoded, _settings.PooledReads, _returnWin, _getRequests), cancellationToken).ConfigureAwait(false);
         return Read<T>(encoded, reply, withCas: false);
     }
@@ -118,24 +118,9 @@ public sealed partial class MemcachedClient : IMemcachedClient, IAsyncDisposable
         (await GetAsync<T>(key, cancellationToken).ConfigureAwait(false)).Value;
 
     /// <inheritdoc/>
-    public async Task<T?> GetValueOrCreateAsync<T>(string key, TimeSpan? expiration, Func<CancellationToken, Task<T>> factory, CancellationToken cancellationToken = default)
-    {
-        ArgumentNullException.ThrowIfNull(factory);
-        MemcachedGetResult<T> cached = await GetAsync<T>(key, cancellationToken).ConfigureAwait(false);
-        if (cached.Found)
-        {
-            return cached.Value;
-        }
-
-        T created = await factory(cancellationToken).ConfigureAwait(false);
-        await SetAsync(key, created, expiration, cancellationToken).ConfigureAwait(false);
-        return created;
-    }
-
-    /// <inheritdoc/>
     public async Task<MemcachedGetResult<T>> GetWithCasAsync<T>(string key, CancellationToken cancellationToken = default)
     {
-        var encoded = MemcachedKey.Create(_settings.KeyPrefix, key);
+        MemcachedKey encoded = _settings.Key(key);
         GetReply reply = await ExecuteValueAsync(Locate(encoded), GetRequest.Gets(encoded, _settings.PooledReads, _returnWin, _getRequests), cancellationToken).ConfigureAwait(false);
         return Read<T>(encoded, reply, withCas: true);
     }
@@ -143,7 +128,7 @@ public sealed partial class MemcachedClient : IMemcachedClient, IAsyncDisposable
     /// <inheritdoc/>
     public async Task<MemcachedGetResult<T>> GetAndTouchAsync<T>(string key, TimeSpan? expiration, CancellationToken cancellationToken = default)
     {
-        var encoded = MemcachedKey.Create(_settings.KeyPrefix, key);
+        MemcachedKey encoded = _settings.Key(key);
         GetReply reply = await ExecuteValueAsync(Locate(encoded), GetRequest.GetAndTouch(encoded, expiration, _settings.PooledReads, _returnWin, _getRequests), cancellationToken).ConfigureAwait(false);
         return Read<T>(encoded, reply, withCas: false);
     }
@@ -178,14 +163,14 @@ public sealed partial class MemcachedClient : IMemcachedClient, IAsyncDisposable
     /// <inheritdoc/>
     public Task<bool> DeleteAsync(string key, CancellationToken cancellationToken = default)
     {
-        var encoded = MemcachedKey.Create(_settings.KeyPrefix, key);
+        MemcachedKey encoded = _settings.Key(key);
         return ExecuteAsync(Locate(encoded), KeyRequest.Delete(encoded), cancellationToken);
     }
 
     /// <inheritdoc/>
     public Task<bool> TouchAsync(string key, TimeSpan? expiration, CancellationToken cancellationToken = default)
     {
-        var encoded = MemcachedKey.Create(_settings.KeyPrefix, key);
+        MemcachedKey encoded = _settings.Key(key);
         return ExecuteAsync(Locate(encoded), KeyRequest.Touch(encoded, expiration, _returnWin), cancellationToken);
     }
 
@@ -227,7 +212,7 @@ public sealed partial class MemcachedClient : IMemcachedClient, IAsyncDisposable
     /// read them, and keep no reference to them.</summary>
     internal Task<GetReply> GetRawAsync(string key, CancellationToken cancellationToken, bool ttl = false, bool pooled = false)
     {
-        var encoded = MemcachedKey.Create(_settings.KeyPrefix, key);
+        MemcachedKey encoded = _settings.Key(key);
         bool rent = pooled && _settings.PooledReads;
         return ExecuteAsync(Locate(encoded), ttl ? GetRequest.GetWithTtl(encoded, rent, _returnWin, _getRequests) : GetRequest.Get(encoded, rent, _returnWin, _getRequests), cancellationToken);
     }
@@ -248,7 +233,7 @@ public sealed partial class MemcachedClient : IMemcachedClient, IAsyncDisposable
 
     private Task<ulong?> ArithmeticAsync(string key, bool decrement, ulong delta, ulong? initialValue, TimeSpan? expiration, CancellationToken cancellationToken)
     {
-        var encoded = MemcachedKey.Create(_settings.KeyPrefix, key);
+        MemcachedKey encoded = _settings.Key(key);
         return ExecuteAsync(Locate(encoded), new ArithmeticRequest(encoded, decrement, delta, initialValue, expiration), cancellationToken);
     }
 

@@ -77,6 +77,11 @@ public sealed class MemcachedClientOptions
     /// <value><see cref="Memcached.KeyPlacement.Ketama"/>, libmemcached's.</value>
     public KeyPlacement KeyPlacement { get; set; } = KeyPlacement.Ketama;
 
+    /// <summary>Gets or sets how each key is rewritten before it is placed and stored (after it, <see cref="KeyPrefix"/> is
+    /// put in front): one of EnyimMemcachedCore's key transformers, for an application that used one.</summary>
+    /// <value><see cref="MemcachedKeyTransformer.None"/>: the key as it is.</value>
+    public MemcachedKeyTransformer KeyTransformer { get; set; } = MemcachedKeyTransformer.None;
+
     /// <summary>Gets or sets a value indicating whether a server marked down is taken off the ketama ring until it is back:
     /// its keys then go to the live servers (libmemcached's auto-eject) instead of missing.</summary>
     /// <value><see langword="false"/>: a down server's keys miss (or throw) until it is back, and never move. With
@@ -123,6 +128,10 @@ public sealed class MemcachedClientOptions
     /// built it from configuration, for the start-up log.</summary>
     internal string? TranscoderDescription { get; set; }
 
+    /// <summary>Gets the problems found while binding a configuration section (a setting refused at start-up), reported
+    /// with the options' own by validation.</summary>
+    internal List<MemcachedConfigurationException> BindingProblems { get; } = [];
+
     /// <summary>Gets or sets the host name resolver; tests wrap the system resolver to observe re-resolution.</summary>
     internal Func<string, CancellationToken, Task<System.Net.IPAddress[]>>? HostResolver { get; set; }
 
@@ -139,7 +148,7 @@ public sealed class MemcachedClientOptions
             .Append(CultureInfo.InvariantCulture, $", ConnectTimeout = {ConnectTimeout}, OperationTimeout = {OperationTimeout}, ServerDownInterval = {ServerDownInterval}")
             .Append(CultureInfo.InvariantCulture, $", KeyPrefix = '{KeyPrefix}', MaxValueSize = {MaxValueSize}, OnServerFailure = {OnServerFailure}")
             .Append(CultureInfo.InvariantCulture, $", OnUnreadableItem = {OnUnreadableItem}, DeleteUnreadableItems = {DeleteUnreadableItems}")
-            .Append(CultureInfo.InvariantCulture, $", KeyPlacement = {KeyPlacement}, AutoEject = {AutoEject}, FlushOnReturn = {FlushOnReturn}")
+            .Append(CultureInfo.InvariantCulture, $", KeyPlacement = {KeyPlacement}, KeyTransformer = {KeyTransformer}, AutoEject = {AutoEject}, FlushOnReturn = {FlushOnReturn}")
             .Append(", GetOrCreate = ").Append(GetOrCreate)
             .Append(", Tls = ").Append(Tls)
             .Append(", UserName = ").Append(UserName ?? "(none)")

@@ -54,24 +54,31 @@ public static class MemcachedServiceCollectionExtensions
     /// option throws <see cref="ArgumentException"/> naming it). Without a host, the client is validated when first
     /// resolved. The transcoder's limit is the client's
     /// <see cref="MemcachedClientOptions.MaxValueSize"/>.
+    /// <para>An EnyimMemcachedCore section (<c>"enyimMemcached"</c>, its servers as <c>{ "Address": ..., "Port": ... }</c>
+    /// objects, or any of its own settings) binds as it is: keys are placed as EnyimMemcachedCore places them and objects
+    /// are written as its DefaultTranscoder writes them (the migration phase) until <c>ProtobufTranscoder:ObjectFormat</c>
+    /// is <c>Protobuf</c>; each of its settings is mapped or refused at start-up naming what to do
+    /// (docs/migrating-from-enyim.md).</para>
     /// </remarks>
     public static IServiceCollection AddMemcached(this IServiceCollection services, IConfiguration configuration)
     {
         ArgumentNullException.ThrowIfNull(services);
         ArgumentNullException.ThrowIfNull(configuration);
         IConfigurationSection transcoderSection = configuration.GetSection(TranscoderSectionName);
-        services.AddOptions<MemcachedClientOptions>()
-            .Bind(configuration)
-            .PostConfigure(options =>
+        bool enyim = EnyimSection.IsEnyimShape(configuration);
+        OptionsBuilder<MemcachedClientOptions> builder = services.AddOptions<MemcachedClientOptions>();
+        _ = enyim ? builder.Configure(options => EnyimSection.Apply(configuration, options)) : builder.Bind(configuration);
+        builder.PostConfigure(options =>
+        {
+            // An EnyimMemcachedCore section starts in the migration phase: objects written as its DefaultTranscoder does.
+            if (options.Transcoder is null && (enyim || transcoderSection.Exists()))
             {
-                if (options.Transcoder is null && transcoderSection.Exists())
-                {
-                    var transcoderOptions = new ProtobufTranscoderOptions();
-                    transcoderSection.Bind(transcoderOptions);
-                    options.Transcoder = PackageDefaults.CreateTranscoder(options.MaxValueSize, transcoderOptions);
-                    options.TranscoderDescription = DescribeTranscoder(transcoderOptions);
-                }
-            });
+                var transcoderOptions = new ProtobufTranscoderOptions { ObjectFormat = enyim ? TranscoderObjectFormat.EnyimBson : TranscoderObjectFormat.Protobuf };
+                transcoderSection.Bind(transcoderOptions);
+                options.Transcoder = PackageDefaults.CreateTranscoder(options.MaxValueSize, transcoderOptions);
+                options.TranscoderDescription = DescribeTranscoder(transcoderOptions);
+            }
+        });
         return AddCore(services);
     }
 
@@ -91,7 +98,7 @@ public static class MemcachedServiceCollectionExtensions
 
     /// <summary>The transcoder's settings in words, for the client's start-up log.</summary>
     private static string DescribeTranscoder(ProtobufTranscoderOptions options) =>
-        string.Create(CultureInfo.InvariantCulture, $"ProtobufTranscoder (compression {options.Compression}") +
+        string.Create(CultureInfo.InvariantCulture, $"ProtobufTranscoder (objects as {options.ObjectFormat}, compression {options.Compression}") +
         (options.Compression == TranscoderCompression.None ? string.Empty : string.Create(CultureInfo.InvariantCulture, $" from {options.CompressionThreshold} bytes at level {options.CompressionLevel}, {(options.CompressStringsAndBytes ? "objects, strings and byte arrays" : "objects only")}")) +
         string.Create(CultureInfo.InvariantCulture, $", MaxValueSize {options.MaxValueSize} bytes, {options.TypeAliases.Count} type aliases, {options.KnownTypes.Count} known types, {options.Codecs.Count} codecs, BinaryFormatter fallback for {options.BinaryFormatterFallbackTypes.Count} types)");
 }

@@ -5,7 +5,7 @@ namespace CacheSerializer.Memcached;
 public enum UnreadableItemPolicy
 {
     /// <summary>The read is a miss: <c>GetAsync</c> returns not found, <c>GetManyAsync</c> leaves the key out,
-    /// <c>GetOrCreateAsync</c> and <c>GetValueOrCreateAsync</c> run the factory and store its value, HybridCache (with
+    /// <c>GetOrCreateAsync</c> runs the factory and stores its value, HybridCache (with
     /// <c>AddHybridCacheTranscoder</c>) returns a fresh value. Each type and reason is logged once, and every item is
     /// counted (<c>cacheserializer.memcached.unreadable_items</c>). The default: during a rolling deploy, old and new
     /// builds share the cache and read each other's items.</summary>

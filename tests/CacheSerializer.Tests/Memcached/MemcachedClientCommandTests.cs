@@ -60,34 +60,6 @@ public sealed class MemcachedClientCommandTests : IDisposable
         Assert.Equal([1, 2, 3], read.Value.Data.ToArray());
     }
 
-    /// <summary>Stores a <see cref="CacheItem"/> as it is: the flags the client writes are the item's own.</summary>
-    private sealed class ItemTranscoder : ITranscoder
-    {
-        public CacheItem Serialize(object? value) => (CacheItem)value!;
-
-        public object? Deserialize(CacheItem item) => item;
-
-        public T? Deserialize<T>(CacheItem item) => (T)(object)item;
-    }
-
-    [Fact]
-    public async Task GetValueOrCreateAsync_MissCreatesOnce_HitReturnsCached()
-    {
-        string key = Key("get-or-create");
-        int calls = 0;
-        Task<string> Factory(CancellationToken ct)
-        {
-            calls++;
-            return Task.FromResult("made");
-        }
-
-        Assert.Equal("made", await _client.GetValueOrCreateAsync(key, TimeSpan.FromMinutes(1), Factory));
-        Assert.Equal("made", await _client.GetValueOrCreateAsync(key, TimeSpan.FromMinutes(1), Factory));
-        Assert.Equal("made", await _client.GetValueAsync<string>(key));
-        Assert.Null(await _client.GetValueAsync<string>(Key("get-value-missing")));
-        Assert.Equal(1, calls);
-    }
-
     [Fact]
     public async Task SetAsync_EmptyString_ReadsBackAsEmptyNotNull()
     {

@@ -72,8 +72,8 @@ public sealed class MemcachedStartupTests
 
         string started = Assert.Single(logs.Entries, e => e.Message.StartsWith("memcached client: ", StringComparison.Ordinal)).Message;
         Assert.Equal(
-            $"memcached client: 1 servers ({server.Endpoint}), 1 connections per server, operation timeout 2000 ms, connect timeout 2000 ms, down servers retried every 2000 ms, on server failure Miss, on unreadable item Miss, auto-eject off, key prefix 'app:', values up to 1048576 bytes, TLS off, authentication off; "
-            + "transcoder ProtobufTranscoder (compression Brotli from 1024 bytes at level Fastest, objects only, MaxValueSize 1048576 bytes, 0 type aliases, 0 known types, 0 codecs, BinaryFormatter fallback for 0 types)",
+            $"memcached client: 1 servers ({server.Endpoint}), 1 connections per server, operation timeout 2000 ms, connect timeout 2000 ms, down servers retried every 2000 ms, on server failure Miss, on unreadable item Miss, auto-eject off, keys placed by Ketama, key prefix 'app:', values up to 1048576 bytes, TLS off, authentication off; "
+            + "transcoder ProtobufTranscoder (objects as Protobuf, compression Brotli from 1024 bytes at level Fastest, objects only, MaxValueSize 1048576 bytes, 0 type aliases, 0 known types, 0 codecs, BinaryFormatter fallback for 0 types)",
             started);
     }
 

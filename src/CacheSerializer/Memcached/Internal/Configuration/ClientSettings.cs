@@ -18,6 +18,7 @@ internal sealed class ClientSettings
         OperationTimeout = options.OperationTimeout;
         ServerDownInterval = options.ServerDownInterval;
         KeyPrefix = options.KeyPrefix;
+        KeyTransformer = options.KeyTransformer;
         MaxValueSize = options.MaxValueSize;
         MaxReplyData = options.MaxValueSize + Protocol.MetaReplyParser.ReplyMargin;
         OnServerFailure = options.OnServerFailure;
@@ -47,6 +48,12 @@ internal sealed class ClientSettings
     internal TimeSpan ServerDownInterval { get; }
 
     internal string KeyPrefix { get; }
+
+    internal MemcachedKeyTransformer KeyTransformer { get; }
+
+    /// <summary>Turns a caller's key into the key memcached stores and placement hashes: the transformer's rewrite, behind the prefix.</summary>
+    internal Protocol.MemcachedKey Key(string key) =>
+        Protocol.MemcachedKey.Create(KeyPrefix, KeyTransformer == MemcachedKeyTransformer.None ? key : Protocol.KeyTransform.Apply(KeyTransformer, key));
 
     /// <summary>Gets the largest value the client stores: <see cref="MemcachedClientOptions.MaxValueSize"/>, the one limit,
     /// which its transcoder also runs with (<see cref="PackageDefaults.Transcoder"/>).</summary>
@@ -137,6 +144,12 @@ internal sealed class ClientSettings
         var problems = new List<MemcachedConfigurationException>();
         servers = [];
         void Problem(string property, string text) => problems.Add(ThrowHelper.ClientOptionProblem(property, text));
+        problems.AddRange(options.BindingProblems);
+
+        if (!Enum.IsDefined(options.KeyTransformer))
+        {
+            Problem(nameof(MemcachedClientOptions.KeyTransformer), $"must be None, Sha1 or Base64, not {(int)options.KeyTransformer}");
+        }
 
         if (options.Servers is null || options.Servers.Count == 0)
         {

@@ -234,7 +234,7 @@ public sealed class SecuritySettingsTests(CertificatesFixture fixture) : IClassF
         string text = options.ToString();
 
         Assert.Equal(
-            "MemcachedClientOptions { Servers = [127.0.0.1:11211], ConnectionsPerServer = 1, MaxInFlightPerConnection = 2048, ConnectTimeout = 00:00:02, OperationTimeout = 00:00:02, ServerDownInterval = 00:00:02, KeyPrefix = '', MaxValueSize = 1048576, OnServerFailure = Miss, OnUnreadableItem = Miss, DeleteUnreadableItems = False, KeyPlacement = Ketama, AutoEject = False, FlushOnReturn = True, "
+            "MemcachedClientOptions { Servers = [127.0.0.1:11211], ConnectionsPerServer = 1, MaxInFlightPerConnection = 2048, ConnectTimeout = 00:00:02, OperationTimeout = 00:00:02, ServerDownInterval = 00:00:02, KeyPrefix = '', MaxValueSize = 1048576, OnServerFailure = Miss, OnUnreadableItem = Miss, DeleteUnreadableItems = False, KeyPlacement = Ketama, KeyTransformer = None, AutoEject = False, FlushOnReturn = True, "
             + "GetOrCreate = { Expiration = (default), EarlyRefresh = 0.1, StaleWhileRevalidate = (default), LockTimeout = 00:00:30 }, "
             + "Tls = { Enabled = True, TargetHost = (each server's host), CaCertificatePath = (none), CaCertificates = 0, ClientCertificatePath = /etc/memcached/client.pfx, ClientKeyPath = (none), ClientCertificatePassword = (hidden), ClientCertificate = (none), EnabledProtocols = Tls12, Tls13, DangerousAcceptAnyServerCertificate = False }, "
             + "UserName = app, Password = (hidden), Transcoder = (default) }",

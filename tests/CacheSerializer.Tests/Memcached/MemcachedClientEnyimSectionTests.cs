@@ -1,0 +1,110 @@
+using System.Text;
+using CacheSerializer.Memcached;
+using CacheSerializer.Memcached.Internal.Routing;
+using CacheSerializer.Tests.Memcached.Fixtures;
+using Microsoft.Extensions.Configuration;
+using Microsoft.Extensions.DependencyInjection;
+using Newtonsoft.Json;
+using Newtonsoft.Json.Bson;
+
+namespace CacheSerializer.Tests.Memcached;
+
+/// <summary>
+/// A new user's application with its EnyimMemcachedCore section unchanged, on three real memcached servers: every key
+/// on the server EnyimMemcachedCore would choose (its DefaultNodeLocator over the endpoint strings its configuration
+/// builds: an IPEndPoint for an address that parses, a DnsEndPoint, "Unspecified/host:port", for a host name;
+/// cnblogs/EnyimMemcachedCore at e383c4c742190da94007579ccb7377443021a7eb, src/Enyim.Caching/Configuration/MemcachedClientConfiguration.cs,
+/// ConfigureServers), and objects stored as its DefaultTranscoder stores them (src/Enyim.Caching/Memcached/Transcoders/DefaultTranscoder.cs,
+/// SerializeObject: flags 0x0101, <c>new JsonSerializer()</c> into a BsonDataWriter).
+/// </summary>
+[Collection(MemcachedCollection.Name)]
+public sealed class MemcachedClientEnyimSectionTests(MemcachedServerFixture fixture)
+{
+    [Theory]
+    [InlineData("127.0.0.1")]
+    [InlineData("localhost")]
+    public async Task SetAsync_UnchangedEnyimSection3000Keys_EachOnlyOnTheServerEnyimMemcachedCorePicks(string address)
+    {
+        string run = Guid.NewGuid().ToString("N");
+        string[] keys = [.. Enumerable.Range(0, 3000).Select(i => $"section:{run}:{i}")];
+        var enyim = new EnyimLocator(
+            [.. fixture.Servers.Select(s => address == "localhost" ? $"Unspecified/localhost:{s.Port}" : $"127.0.0.1:{s.Port}")], legacy: false);
+        await using ServiceProvider provider = Section(address).BuildServiceProvider();
+        MemcachedClient client = provider.GetRequiredService<MemcachedClient>();
+
+        IReadOnlyList<IReadOnlyCollection<string>> found = await PlacementProbe.StoreAndFindAsync(fixture, client, keys);
+
+        for (int s = 0; s < 3; s++)
+        {
+            Assert.All(found[s], key => Assert.Equal(s, enyim.Locate(Encoding.UTF8.GetBytes(key))));
+        }
+    }
+
+    [Fact]
+    public async Task SetAsync_ObjectThroughUnchangedEnyimSection_StoredAsDefaultTranscoderStoresItAndReadBackEqual()
+    {
+        var order = new Order { Id = 42, Customer = "Zoë", Lines = ["a", "b"], Total = 12.5 };
+        string key = MemcachedServerFixture.UniqueKey("section-object");
+        await using ServiceProvider provider = Section("127.0.0.1").BuildServiceProvider();
+        MemcachedClient client = provider.GetRequiredService<MemcachedClient>();
+
+        Assert.Equal(MemcachedStoreResult.Stored, await client.SetAsync(key, order));
+
+        int server = fixture.Servers.ToList().FindIndex(s => s.Endpoint == client.GetServerForKey(key));
+        using var raw = new MemcachedClient(new MemcachedClientOptions { Servers = { fixture.Servers[server].Endpoint }, Transcoder = new ItemTranscoder() });
+        CacheItem stored = (await raw.GetAsync<CacheItem>(key)).Value;
+        Assert.Equal(0x0101u, stored.Flags);
+        Assert.Equal(DefaultTranscoderSerializeObject(order), stored.Data.ToArray());
+        Assert.Equal(order, await client.GetValueAsync<Order>(key));
+    }
+
+    [Fact]
+    public async Task SetAsync_ObjectThroughSha1KeyTransformer_StoredUnderEnyimMemcachedCoresKey()
+    {
+        await using ServiceProvider provider = Section("127.0.0.1", """, "KeyTransformer": "Enyim.Caching.Memcached.SHA1KeyTransformer" """).BuildServiceProvider();
+        MemcachedClient client = provider.GetRequiredService<MemcachedClient>();
+        string key = MemcachedServerFixture.UniqueKey("sha1");
+        // SHA1KeyTransformer: base64 of the SHA-1 of the key's UTF-16LE code units.
+        string stored = Convert.ToBase64String(System.Security.Cryptography.SHA1.HashData(Encoding.Unicode.GetBytes(key)));
+
+        await client.SetAsync(key, "v");
+
+        var enyim = new EnyimLocator([.. fixture.Servers.Select(s => $"127.0.0.1:{s.Port}")], legacy: false);
+        using var single = new MemcachedClient(new MemcachedClientOptions { Servers = { fixture.Servers[enyim.Locate(Encoding.UTF8.GetBytes(stored))].Endpoint } });
+        Assert.Equal("v", await single.GetValueAsync<string>(stored));
+        Assert.Equal("v", await client.GetValueAsync<string>(key));
+    }
+
+    private IServiceCollection Section(string address, string extra = "")
+    {
+        string servers = string.Join(", ", fixture.Servers.Select(s => $$"""{ "Address": "{{address}}", "Port": {{s.Port}} }"""));
+        IConfiguration configuration = new ConfigurationBuilder()
+            .AddJsonStream(new MemoryStream(Encoding.UTF8.GetBytes($$"""{ "enyimMemcached": { "Servers": [ {{servers}} ]{{extra}} } }""")))
+            .Build();
+        return new ServiceCollection().AddMemcached(configuration.GetSection("enyimMemcached"));
+    }
+
+    private static byte[] DefaultTranscoderSerializeObject(object value)
+    {
+        using var stream = new MemoryStream();
+        using var writer = new BsonDataWriter(stream);
+        new JsonSerializer().Serialize(writer, value);
+        return stream.ToArray();
+    }
+
+    public sealed record Order
+    {
+        public int Id { get; set; }
+
+        public string? Customer { get; set; }
+
+        public List<string> Lines { get; set; } = [];
+
+        public double Total { get; set; }
+
+        public bool Equals(Order? other) =>
+            other is not null && Id == other.Id && Customer == other.Customer && Lines.SequenceEqual(other.Lines) && Total == other.Total;
+
+        public override int GetHashCode() => Id;
+    }
+}
