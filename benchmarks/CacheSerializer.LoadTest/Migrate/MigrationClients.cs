@@ -62,38 +62,17 @@ internal static class MigrationClients
         return new ConfigurationBuilder().AddInMemoryCollection(values).Build().GetSection(OwnSectionName);
     }
 
-    /// <summary>Creates a new web server's services from its configuration section, as the application would, with its
-    /// client's transcoder wrapped (the scenario's counts: what it writes, what it cannot read).</summary>
+    /// <summary>Creates a new web server's services from its configuration section, as the application would
+    /// (<c>new ServiceCollection().AddLogging().AddMemcached(section)</c>: the package binds either shape, an
+    /// EnyimMemcachedCore one as it is), with its client's transcoder wrapped (the scenario's counts: what it writes,
+    /// what it cannot read).</summary>
     /// <param name="section">The section: <see cref="EnyimSection"/> or <see cref="OwnSection"/>.</param>
     /// <param name="wrapTranscoder">Wraps the transcoder the section configures.</param>
     /// <returns>The services; <see cref="MemcachedClient"/> resolves the client.</returns>
     public static ServiceProvider FromSection(IConfigurationSection section, Func<ITranscoder, ITranscoder> wrapTranscoder)
     {
         ArgumentNullException.ThrowIfNull(section);
-        IServiceCollection services = new ServiceCollection().AddLogging();
-        if (section.Key == EnyimSectionName)
-        {
-            // TODO(binder): services.AddMemcached(section) once main binds EnyimMemcachedCore's section shape (being
-            // written on main). Until then, the options that binder is to make of this section, built by hand:
-            // EnyimMemcachedCore's placement, and its migration-phase transcoder (BSON objects), or protobuf objects
-            // when the second step's "ProtobufTranscoder": { "ObjectFormat": "Protobuf" } is there.
-            services.AddMemcached(options =>
-            {
-                foreach (IConfigurationSection server in section.GetSection("Servers").GetChildren())
-                {
-                    options.Servers.Add($"{server["Address"]}:{server["Port"]}");
-                }
-
-                options.KeyPlacement = KeyPlacement.EnyimMemcachedCore;
-                TranscoderObjectFormat format = Enum.Parse<TranscoderObjectFormat>(
-                    section[$"{MemcachedServiceCollectionExtensions.TranscoderSectionName}:ObjectFormat"] ?? nameof(TranscoderObjectFormat.EnyimBson));
-                options.Transcoder = new ProtobufTranscoder(new ProtobufTranscoderOptions { ObjectFormat = format });
-            });
-        }
-        else
-        {
-            services.AddMemcached(section);
-        }
+        IServiceCollection services = new ServiceCollection().AddLogging().AddMemcached(section);
 
         // After the binding's own post-configuration: the transcoder it chose, or the client's default when it chose
         // none (PackageDefaults: the package's transcoder with the client's MaxValueSize), wrapped.
