@@ -1,6 +1,7 @@
 using CacheSerializer.LoadTest.Checking;
 using CacheSerializer.LoadTest.Migrate;
 using CacheSerializer.Memcached;
+using CacheSerializer.Workloads.Contenders;
 using CacheSerializer.Workloads.Generation;
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
@@ -37,6 +38,21 @@ public sealed class MigrationClientsTests
 
         Assert.Equal(Placement(KeyPlacement.EnyimMemcachedCore), Keys.Select(client.GetServerForKey));
         Assert.Equal(0x0101u, client.Transcoder.Serialize(WorkloadFactory.LargeObject(10)).Flags);
+    }
+
+    [Fact]
+    public async Task FromSection_EnyimSection_WritesTheOldServersBytes()
+    {
+        await using ServiceProvider services = MigrationClients.FromSection(MigrationClients.EnyimSection(Endpoints, secondStep: false), inner => inner);
+        var store = new VersionedStore(keys: 3, entries: 10, seed: 20261127);
+
+        for (int k = 0; k < 3; k++)
+        {
+            CacheItem old = new EnyimBsonTranscoder().Serialize(store.Read(k).Value);
+            CacheItem migration = services.GetRequiredService<MemcachedClient>().Transcoder.Serialize(store.Read(k).Value);
+            Assert.Equal(old.Flags, migration.Flags);
+            Assert.Equal(old.Data.ToArray(), migration.Data.ToArray());
+        }
     }
 
     [Fact]
