@@ -24,6 +24,12 @@ internal static class DeployCommand
     private static readonly Option<TimeSpan> StepOption = LoadTestCommand.TimeOption(
         "--step", "Time before the first switch, between two switches, and after the last: 2s, 500ms, hh:mm:ss.", Defaults.Step);
 
+    private static readonly Option<int> UpdateEveryOption = new("--update-every")
+    {
+        Description = "Every Nth operation of a caller updates its key (a new version in the source of truth, then a delete or an overwrite, alternately); 0: none.",
+        DefaultValueFactory = _ => Defaults.UpdateEvery,
+    };
+
     private static readonly Option<string?> KindsOption = new("--kinds")
     {
         Description = $"Comma-separated change kinds, deployed in this order (default: all): {string.Join(", ", DeploySettings.KindNames)}.",
@@ -35,8 +41,8 @@ internal static class DeployCommand
     public static Command Create() => Common.CreateCommand(
         "deploy",
         "The rolling-deploy scenario: N web servers under load switch one by one from build 1 to build 2 of the models, "
-        + "for each change kind; counts errors, corruptions, lost writes, unreadable items by reason, hit rate before, during and after, and factory calls.",
-        [KeysOption, StepOption, KindsOption],
+        + "for each change kind, with update traffic; counts errors, corruptions, stale values, lost writes, unreadable items by reason, hit rate before, during and after, and factory calls.",
+        [KeysOption, StepOption, UpdateEveryOption, KindsOption],
         RunAsync);
 
     /// <summary>Turns a parse result into settings: the defaults, then the short mode, then every option given explicitly.</summary>
@@ -52,6 +58,7 @@ internal static class DeployCommand
         {
             Keys = ScenarioOptions<DeploySettings>.Given(result, KeysOption) ? result.GetValue(KeysOption) : settings.Keys,
             Step = ScenarioOptions<DeploySettings>.Given(result, StepOption) ? result.GetValue(StepOption) : settings.Step,
+            UpdateEvery = ScenarioOptions<DeploySettings>.Given(result, UpdateEveryOption) ? result.GetValue(UpdateEveryOption) : settings.UpdateEvery,
             Kinds = string.IsNullOrWhiteSpace(kinds) ? settings.Kinds : [.. kinds.Split(',', StringSplitOptions.RemoveEmptyEntries).Select(DeploySettings.ParseKind)],
         });
     }

@@ -24,16 +24,19 @@ internal abstract class DeployBuild
     /// <returns>The value as text, or null on a miss.</returns>
     public abstract Task<string?> ReadAsync(MemcachedClient client, string key, CancellationToken cancellationToken);
 
-    /// <summary>The factory: makes key <paramref name="k"/>'s value and stores it (<c>SetAsync</c>, no expiry).</summary>
+    /// <summary>The factory (after a miss) or an update's overwrite: makes version <paramref name="version"/> of key
+    /// <paramref name="k"/>'s value and stores it (<c>SetAsync</c>, no expiry).</summary>
     /// <param name="client">The web server's client.</param>
     /// <param name="key">The key.</param>
     /// <param name="k">The key's number, from which the value is made.</param>
+    /// <param name="version">The version of the key's row in the source of truth.</param>
     /// <param name="cancellationToken">Ends the write when the web server stops.</param>
     /// <returns>What memcached did with the set.</returns>
-    public abstract Task<MemcachedStoreResult> WriteAsync(MemcachedClient client, string key, int k, CancellationToken cancellationToken);
+    public abstract Task<MemcachedStoreResult> WriteAsync(MemcachedClient client, string key, int k, int version, CancellationToken cancellationToken);
 
-    /// <summary>Returns the text of the value this build's factory makes for key <paramref name="k"/>.</summary>
+    /// <summary>Returns the text of the value this build's factory makes for version <paramref name="version"/> of key <paramref name="k"/>.</summary>
     /// <param name="k">The key's number.</param>
+    /// <param name="version">The version.</param>
     /// <returns>The text.</returns>
-    public abstract string Expected(int k);
+    public abstract string Expected(int k, int version);
 }

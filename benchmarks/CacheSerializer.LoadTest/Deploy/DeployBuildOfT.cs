@@ -6,9 +6,9 @@ namespace CacheSerializer.LoadTest.Deploy;
 /// <typeparam name="T">The type the build's code asks the cache for.</typeparam>
 /// <param name="number">The build number.</param>
 /// <param name="aliases">The build's type aliases: the same alias for the class of both builds.</param>
-/// <param name="create">Makes key k's value.</param>
+/// <param name="create">Makes version v of key k's value.</param>
 /// <param name="describe">Writes a value as text, every member.</param>
-internal sealed class DeployBuild<T>(int number, IReadOnlyDictionary<Type, int> aliases, Func<int, T> create, Func<T, string> describe) : DeployBuild
+internal sealed class DeployBuild<T>(int number, IReadOnlyDictionary<Type, int> aliases, Func<int, int, T> create, Func<T, string> describe) : DeployBuild
     where T : class
 {
     /// <inheritdoc/>
@@ -34,9 +34,9 @@ internal sealed class DeployBuild<T>(int number, IReadOnlyDictionary<Type, int> 
     }
 
     /// <inheritdoc/>
-    public override Task<MemcachedStoreResult> WriteAsync(MemcachedClient client, string key, int k, CancellationToken cancellationToken) =>
-        client.SetAsync(key, create(k), expiration: null, cancellationToken);
+    public override Task<MemcachedStoreResult> WriteAsync(MemcachedClient client, string key, int k, int version, CancellationToken cancellationToken) =>
+        client.SetAsync(key, create(k, version), expiration: null, cancellationToken);
 
     /// <inheritdoc/>
-    public override string Expected(int k) => describe(create(k));
+    public override string Expected(int k, int version) => describe(create(k, version));
 }

@@ -26,6 +26,9 @@ internal sealed record DeployKindResult : IScenarioPartResult
     /// <summary>Gets the corruptions of every phase.</summary>
     public long Corruptions => Phases.Sum(p => p.Corruptions);
 
+    /// <summary>Gets the stale values of every phase.</summary>
+    public long StaleValues => Phases.Sum(p => p.StaleValues);
+
     /// <summary>Gets the lost writes of every phase, or null when memcached evicted.</summary>
     public long? LostWrites => Phases.Any(p => p.LostWrites is null) ? null : Phases.Sum(p => p.LostWrites!.Value);
 
@@ -34,7 +37,7 @@ internal sealed record DeployKindResult : IScenarioPartResult
         Phases.SelectMany(p => p.Unreadable).GroupBy(u => u.Key, StringComparer.Ordinal).ToDictionary(g => g.Key, g => g.Sum(u => u.Value), StringComparer.Ordinal),
         StringComparer.Ordinal);
 
-    /// <summary>Gets the misses (unreadable items) of every phase.</summary>
+    /// <summary>Gets the misses (unreadable items and keys an update deleted) of every phase.</summary>
     public long Misses => Phases.Sum(p => p.Misses);
 
     /// <summary>Gets the factory calls of every phase.</summary>

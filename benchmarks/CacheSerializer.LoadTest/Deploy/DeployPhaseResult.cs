@@ -12,9 +12,18 @@ internal sealed record DeployPhaseResult
     /// <summary>Gets the reads that found a value (every one checked).</summary>
     public long Hits { get; init; }
 
-    /// <summary>Gets the reads that found nothing readable: every key is stored before the deploy and never deleted, so
-    /// each should be an unreadable item (the client reads one as a miss, its default).</summary>
+    /// <summary>Gets the reads that found nothing readable: an unreadable item (the client reads one as a miss, its
+    /// default) or a key an update had deleted.</summary>
     public long Misses { get; init; }
+
+    /// <summary>Gets the misses of a key memcached did not hold, as an update's delete left it (not a lost write).</summary>
+    public long AbsentMisses { get; init; }
+
+    /// <summary>Gets the hits of a version older than one whose delete or overwrite had completed before the read began.</summary>
+    public long StaleValues { get; init; }
+
+    /// <summary>Gets the updates: a new version in the source of truth, then a delete or an overwrite of the key.</summary>
+    public long Updates { get; init; }
 
     /// <summary>Gets the misses that were an item the reader's build could not read, by reason (the client metric's
     /// tags: other_contract, unknown_type, ...), counted by each web server's transcoder.</summary>
@@ -27,14 +36,14 @@ internal sealed record DeployPhaseResult
     /// kind does not explain (any before the first switch; any but its reason after it).</summary>
     public long Corruptions { get; init; }
 
-    /// <summary>Gets the misses that were not an unreadable item: a key stored and never deleted was absent, while
-    /// memcached evicted nothing; null when it evicted.</summary>
+    /// <summary>Gets the misses on a key whose last write memcached had stored, with no write of it started since the
+    /// read began (<see cref="Checking.KeyLedger"/>), while memcached evicted nothing; null when it evicted.</summary>
     public long? LostWrites { get; init; }
 
     /// <summary>Gets the exceptions that reached the web server's code (the read or the factory's set) and the sets memcached did not store.</summary>
     public long Errors { get; init; }
 
-    /// <summary>Gets the factory calls: one per miss, each followed by a set.</summary>
+    /// <summary>Gets the factory calls: one per miss, each followed by a set (an update's overwrite is not one).</summary>
     public long FactoryCalls { get; init; }
 
     /// <summary>Gets hits / reads.</summary>

@@ -8,7 +8,7 @@ namespace CacheSerializer.LoadTest.Deploy;
 internal static class DeployReportWriter
 {
     private static readonly string[] Columns =
-        ["Change", "errors", "corruptions", "lost writes", "hit rate before", "during", "after", "factory calls", "misses", "unreadable (by reason)", "other build's value", "reads"];
+        ["Change", "errors", "corruptions", "stale values", "lost writes", "hit rate before", "during", "after", "factory calls", "misses", "unreadable (by reason)", "absent (after a delete)", "other build's value", "updates", "reads"];
 
     /// <summary>Returns the report as Markdown: the settings, the machine, and one row per change kind.</summary>
     /// <param name="report">The report.</param>
@@ -19,13 +19,14 @@ internal static class DeployReportWriter
         DeploySettings s = report.Settings;
         return ScenarioReportWriter.ToMarkdown(
             report,
-            string.Create(CultureInfo.InvariantCulture, $"Rolling deploy: {s.Clients} web servers (independent MemcachedClient instances) x {s.CallersPerClient} callers running get-or-load on {s.Keys} keys, stored by build 1 first; one web server switched to build 2 every {s.Step.TotalSeconds:0.###} s ({s.DurationPerKind.TotalSeconds:0.#} s per change kind)."),
+            string.Create(CultureInfo.InvariantCulture, $"Rolling deploy: {s.Clients} web servers (independent MemcachedClient instances) x {s.CallersPerClient} callers running get-or-load on {s.Keys} keys, stored by build 1 first, {(s.UpdateEvery == 0 ? "no updates" : $"every {s.UpdateEvery}th operation an update (a new version, then a delete or an overwrite)")}; one web server switched to build 2 every {s.Step.TotalSeconds:0.###} s ({s.DurationPerKind.TotalSeconds:0.#} s per change kind)."),
             Columns,
             report.Kinds.Select(k => (IReadOnlyList<string>)
             [
-                k.Kind, N(k.Errors), N(k.Corruptions), NumberOrDash(k.LostWrites),
+                k.Kind, N(k.Errors), N(k.Corruptions), N(k.StaleValues), NumberOrDash(k.LostWrites),
                 P(k[DeployPhase.Before].HitRate), P(k[DeployPhase.During].HitRate), P(k[DeployPhase.After].HitRate),
-                N(k.FactoryCalls), N(k.Misses), ByReason(k.Unreadable), N(k.Phases.Sum(p => p.OtherBuildValues)), N(k.Phases.Sum(p => p.Reads)),
+                N(k.FactoryCalls), N(k.Misses), ByReason(k.Unreadable), N(k.Phases.Sum(p => p.AbsentMisses)), N(k.Phases.Sum(p => p.OtherBuildValues)),
+                N(k.Phases.Sum(p => p.Updates)), N(k.Phases.Sum(p => p.Reads)),
             ]),
             report.Kinds.Select(k => $"{k.Kind}: {k.Description}"));
     }

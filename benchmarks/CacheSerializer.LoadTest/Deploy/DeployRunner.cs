@@ -9,7 +9,8 @@ using CacheSerializer.Memcached;
 namespace CacheSerializer.LoadTest.Deploy;
 
 /// <summary>The rolling-deploy scenario (issue 24): N web servers under load switch one by one from build 1 to build 2
-/// of the models, change kind by change kind; every hit is checked, every miss calls the factory.</summary>
+/// of the models, change kind by change kind, while updates change keys (issue 32); every hit is checked, every miss
+/// calls the factory.</summary>
 internal static class DeployRunner
 {
     /// <summary>Starts memcached, deploys every change kind in turn against it (flushed between kinds), and stops it.</summary>
@@ -27,7 +28,7 @@ internal static class DeployRunner
             settings.Kinds,
             (kind, endpoints) => RunKindAsync(kind, endpoints, settings, wrapTranscoder, cancellationToken),
             result => string.Create(CultureInfo.InvariantCulture,
-                $"{result.Kind}: hit rate {result[DeployPhase.Before].HitRate:P1} before, {result[DeployPhase.During].HitRate:P1} during, {result[DeployPhase.After].HitRate:P1} after; {result.FactoryCalls:N0} factory calls, {result.Misses:N0} misses, {result.Errors} errors, {result.Corruptions} corruptions, {result.LostWrites?.ToString(CultureInfo.InvariantCulture) ?? "unknown (evictions)"} lost writes"),
+                $"{result.Kind}: hit rate {result[DeployPhase.Before].HitRate:P1} before, {result[DeployPhase.During].HitRate:P1} during, {result[DeployPhase.After].HitRate:P1} after; {result.FactoryCalls:N0} factory calls, {result.Misses:N0} misses, {result.Errors} errors, {result.Corruptions} corruptions, {result.StaleValues} stale values, {result.LostWrites?.ToString(CultureInfo.InvariantCulture) ?? "unknown (evictions)"} lost writes"),
             results => new DeployReport { Settings = settings, Kinds = results },
             log,
             cancellationToken);
@@ -40,18 +41,25 @@ internal static class DeployRunner
         (DeployBuild build1, DeployBuild build2) = DeployModels.For(kind);
         string[] keys = [.. Enumerable.Range(0, settings.Keys).Select(k => $"deploy:{name}:{k}")];
 
-        // A warm cache before the deploy, as in production: the hit rate before is then 100 %, and any miss later is an
-        // unreadable item, since no key expires or is deleted.
+        // A warm cache before the deploy, as in production: every miss later is an unreadable item or a key an update
+        // deleted (none expires).
         await using MemcachedClient loader = DeployWebServer.CreateClient(build1, endpoints, wrapTranscoder);
         await loader.FlushAllAsync(cancellationToken).ConfigureAwait(false);
         ServerStats before = await ServerStats.ReadAsync(loader, cancellationToken).ConfigureAwait(false);
         for (int k = 0; k < keys.Length; k++)
         {
-            MemcachedStoreResult stored = await build1.WriteAsync(loader, keys[k], k, cancellationToken).ConfigureAwait(false);
+            MemcachedStoreResult stored = await build1.WriteAsync(loader, keys[k], k, version: 1, cancellationToken).ConfigureAwait(false);
             if (stored != MemcachedStoreResult.Stored)
             {
                 throw new InvalidOperationException($"{name}: build 1 could not store {keys[k]} before the deploy: {stored}");
             }
+        }
+
+        var rows = new DeployRows(keys.Length);
+        for (int k = 0; k < keys.Length; k++)
+        {
+            rows.Ledger.WriteStarted(k);
+            rows.Ledger.StoreEnded(k, stored: true);
         }
 
         var tally = new DeployTally(DeployModels.ExpectedUnreadable(kind)) { Phase = DeployPhase.Before };
@@ -59,7 +67,7 @@ internal static class DeployRunner
         int Seed(int server, int build) => HashCode.Combine(settings.Seed, kind, server, build);
         for (int i = 0; i < farm.Length; i++)
         {
-            farm[i] = DeployWebServer.Start(build1, build2, endpoints, keys, tally, settings.CallersPerClient, Seed(i, 1), wrapTranscoder);
+            farm[i] = DeployWebServer.Start(build1, build2, endpoints, keys, rows, tally, settings.CallersPerClient, settings.UpdateEvery, Seed(i, 1), wrapTranscoder);
         }
 
         var clock = Stopwatch.StartNew();
@@ -70,7 +78,7 @@ internal static class DeployRunner
                 await ScenarioRunner.WaitUntilAsync(clock, settings.Step * (i + 1), cancellationToken).ConfigureAwait(false);
                 tally.Phase = DeployPhase.During;
                 await farm[i].StopAsync().ConfigureAwait(false);
-                farm[i] = DeployWebServer.Start(build2, build1, endpoints, keys, tally, settings.CallersPerClient, Seed(i, 2), wrapTranscoder);
+                farm[i] = DeployWebServer.Start(build2, build1, endpoints, keys, rows, tally, settings.CallersPerClient, settings.UpdateEvery, Seed(i, 2), wrapTranscoder);
             }
 
             tally.Phase = DeployPhase.After;

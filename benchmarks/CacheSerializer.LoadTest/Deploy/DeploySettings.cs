@@ -25,6 +25,12 @@ internal sealed record DeploySettings : ScenarioSettings
     /// <value>2 seconds: with 4 web servers, 2 s before, 6 s during and 2 s after the deploy, 10 s per change kind.</value>
     public TimeSpan Step { get; init; } = TimeSpan.FromSeconds(2);
 
+    /// <summary>Gets how often a caller updates its key instead of reading it: every Nth operation changes the key's
+    /// row in the source of truth, then deletes the key or overwrites it with the new version (alternately), from both
+    /// builds; 0: no updates.</summary>
+    /// <value>20: 5 % of the operations.</value>
+    public int UpdateEvery { get; init; } = 20;
+
     /// <summary>Gets the change kinds to deploy, in order.</summary>
     /// <value>All four.</value>
     public IReadOnlyList<ChangeKind> Kinds { get; init; } = Enum.GetValues<ChangeKind>();
@@ -64,5 +70,6 @@ internal sealed record DeploySettings : ScenarioSettings
         Require(Keys is >= 1 and <= 1_000_000, "--keys", $"is {Keys}; it must be between 1 and 1,000,000");
         Require(Step >= TimeSpan.FromMilliseconds(100) && Step <= TimeSpan.FromMinutes(10), "--step", $"is {Step}; it must be between 100 ms and 10 minutes");
         Require(Kinds.Count > 0, "--kinds", "is empty");
+        Require(UpdateEvery is 0 or (>= 2 and <= 1_000_000), "--update-every", $"is {UpdateEvery}; it must be 0 (no updates) or between 2 and 1,000,000");
     }
 }

@@ -7,8 +7,8 @@ namespace CacheSerializer.LoadTest.Deploy;
 internal sealed class DeployTally
 {
     private const int MaxSamples = 5;
-    private const int Counters = 5;
-    private const int Hits = 0, Misses = 1, OtherBuild = 2, Errors = 3, Factory = 4;
+    private const int Counters = 8;
+    private const int Hits = 0, Misses = 1, OtherBuild = 2, Errors = 3, Factory = 4, Stale = 5, Absent = 6, Updates = 7;
 
     private readonly long[] _counts = new long[3 * Counters];
     private readonly ReadFindings[] _findings = [new(), new(), new()];
@@ -32,10 +32,16 @@ internal sealed class DeployTally
         set => Volatile.Write(ref _phase, (int)value);
     }
 
-    /// <summary>Counts a hit: right (null problem), the other build's value, or a corruption (the message).</summary>
-    public void Hit(DeployPhase phase, bool otherBuild, string? corruption)
+    /// <summary>Counts a hit: right (null problems), the other build's value, stale (the message), or a corruption (the message).</summary>
+    public void Hit(DeployPhase phase, bool otherBuild, string? stale, string? corruption)
     {
         Add(phase, Hits);
+        if (stale is not null)
+        {
+            Add(phase, Stale);
+            Sample(stale);
+        }
+
         if (otherBuild)
         {
             Add(phase, OtherBuild);
@@ -49,13 +55,19 @@ internal sealed class DeployTally
     }
 
     /// <summary>Counts a miss: of an item the reader could not read (<paramref name="unreadable"/>: its reason), or of
-    /// an absent key, which is a lost write (every key is stored before the deploy, and none expires or is deleted).</summary>
-    public void Miss(DeployPhase phase, string? unreadable, string key)
+    /// an absent key, which is a lost write when its last write had been stored and none started since the read began
+    /// (<paramref name="lostWrite"/>), and otherwise what an update's delete left.</summary>
+    public void Miss(DeployPhase phase, string? unreadable, bool lostWrite, string key)
     {
         Add(phase, Misses);
         if (unreadable is null)
         {
-            _findings[(int)phase].MissOnStoredKey($"{key}: a miss on a stored key");
+            Add(phase, Absent);
+            if (lostWrite)
+            {
+                _findings[(int)phase].MissOnStoredKey($"{key}: a miss on a key whose last write memcached had stored");
+            }
+
             return;
         }
 
@@ -69,6 +81,9 @@ internal sealed class DeployTally
             Sample(message);
         }
     }
+
+    /// <summary>Counts an update (a new version, then a delete or an overwrite).</summary>
+    public void Update(DeployPhase phase) => Add(phase, Updates);
 
     /// <summary>Counts a factory call.</summary>
     public void FactoryCall(DeployPhase phase) => Add(phase, Factory);
@@ -94,6 +109,9 @@ internal sealed class DeployTally
             Reads = Get(Hits) + Get(Misses),
             Hits = Get(Hits),
             Misses = Get(Misses),
+            AbsentMisses = Get(Absent),
+            StaleValues = Get(Stale),
+            Updates = Get(Updates),
             Unreadable = new SortedDictionary<string, long>(
                 _unreadable.Where(u => u.Key.Phase == phase).ToDictionary(u => u.Key.Reason, u => u.Value, StringComparer.Ordinal), StringComparer.Ordinal),
             OtherBuildValues = Get(OtherBuild),

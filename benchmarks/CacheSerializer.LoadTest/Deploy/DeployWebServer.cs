@@ -5,7 +5,7 @@ namespace CacheSerializer.LoadTest.Deploy;
 
 /// <summary>
 /// One web server of the deploy: one build of the models, its own <see cref="MemcachedClient"/> and transcoder, and its
-/// callers running get-or-load on random keys. Deploying it to the next build is <see cref="StopAsync"/> (the process
+/// callers running get-or-load on random keys, and every Nth operation an update of the key. Deploying it to the next build is <see cref="StopAsync"/> (the process
 /// drains its requests and exits) and a new web server of build 2 (a new process, new connections).
 /// </summary>
 internal sealed class DeployWebServer
@@ -24,13 +24,15 @@ internal sealed class DeployWebServer
     /// <param name="build">The build it runs.</param>
     /// <param name="other">The other build (a hit equal to its value for the key is counted apart, not as wrong).</param>
     /// <param name="endpoints">The memcached servers.</param>
-    /// <param name="keys">The keys; key k's value is made from k.</param>
+    /// <param name="keys">The keys; version v of key k's value is made from (k, v).</param>
+    /// <param name="rows">The source of truth: each key's version, its row gate, and the ledger of cache writes.</param>
     /// <param name="tally">The counts.</param>
     /// <param name="callers">The number of callers.</param>
+    /// <param name="updateEvery">Every Nth operation of a caller is an update; 0: none.</param>
     /// <param name="seed">The seed of the callers' key choices.</param>
     /// <param name="wrapTranscoder">Wraps the build's transcoder (tests), or null.</param>
     /// <returns>The running web server.</returns>
-    public static DeployWebServer Start(DeployBuild build, DeployBuild other, IReadOnlyList<string> endpoints, string[] keys, DeployTally tally, int callers, int seed, Func<ITranscoder, ITranscoder>? wrapTranscoder)
+    public static DeployWebServer Start(DeployBuild build, DeployBuild other, IReadOnlyList<string> endpoints, string[] keys, DeployRows rows, DeployTally tally, int callers, int updateEvery, int seed, Func<ITranscoder, ITranscoder>? wrapTranscoder)
     {
         MemcachedClient client = CreateClient(build, endpoints, wrapTranscoder);
         var tasks = new Task[callers];
@@ -38,7 +40,8 @@ internal sealed class DeployWebServer
         for (int i = 0; i < callers; i++)
         {
             var random = new Random(HashCode.Combine(seed, i));
-            tasks[i] = Task.Run(() => server.CallerLoopAsync(build, other, keys, tally, random), CancellationToken.None);
+            var caller = new Caller(build, other, keys, rows, tally, updateEvery);
+            tasks[i] = Task.Run(() => server.CallerLoopAsync(caller, random), CancellationToken.None);
         }
 
         return server;
@@ -72,32 +75,38 @@ internal sealed class DeployWebServer
         _stop.Dispose();
     }
 
-    /// <summary>One caller: get a random key; on a hit check the value, on a miss call the factory and set its value.</summary>
-    private async Task CallerLoopAsync(DeployBuild build, DeployBuild other, string[] keys, DeployTally tally, Random random)
+    /// <summary>One caller: get a random key; on a hit check the value, on a miss load it and set it; every Nth
+    /// operation, update the key instead.</summary>
+    private async Task CallerLoopAsync(Caller caller, Random random)
     {
         CancellationToken stop = _stop.Token;
-        while (!stop.IsCancellationRequested)
+        DeployBuild build = caller.Build;
+        for (long operation = 1; !stop.IsCancellationRequested; operation++)
         {
-            int k = random.Next(keys.Length);
-            DeployPhase phase = tally.Phase;
+            int k = random.Next(caller.Keys.Length);
+            string key = caller.Keys[k];
+            DeployPhase phase = caller.Tally.Phase;
             try
             {
-                // The client reads an item this build cannot read as a miss; its transcoder marks the read's probe.
-                var probe = ReadProbe.Start();
-                string? value = await build.ReadAsync(_client, keys[k], stop).ConfigureAwait(false);
-                if (value is not null)
+                if (caller.UpdateEvery > 0 && operation % caller.UpdateEvery == 0)
                 {
-                    tally.Hit(phase, value != build.Expected(k) && value == other.Expected(k), Check(build, other, keys[k], k, value));
+                    await UpdateAsync(caller, k, phase, deleteIt: operation / caller.UpdateEvery % 2 == 0, stop).ConfigureAwait(false);
                     continue;
                 }
 
-                tally.Miss(phase, probe.Unreadable, $"build {build.Number}, {keys[k]}");
-                tally.FactoryCall(phase);
-                MemcachedStoreResult stored = await build.WriteAsync(_client, keys[k], k, stop).ConfigureAwait(false);
-                if (stored != MemcachedStoreResult.Stored)
+                // The client reads an item this build cannot read as a miss; its transcoder marks the read's probe.
+                Checking.KeyLedger.ReadStart start = caller.Rows.Ledger.StartRead(k);
+                var probe = ReadProbe.Start();
+                string? value = await build.ReadAsync(_client, key, stop).ConfigureAwait(false);
+                if (value is not null)
                 {
-                    tally.Error(phase, $"build {build.Number}, set {keys[k]}: {stored}");
+                    CheckHit(caller, k, start, value, phase);
+                    continue;
                 }
+
+                caller.Tally.Miss(phase, probe.Unreadable, caller.Rows.Ledger.IsLostHit(k, start), $"build {build.Number}, {key}");
+                caller.Tally.FactoryCall(phase);
+                await FillAsync(caller, k, phase, stop).ConfigureAwait(false);
             }
             catch (OperationCanceledException) when (stop.IsCancellationRequested)
             {
@@ -105,13 +114,91 @@ internal sealed class DeployWebServer
             }
             catch (Exception ex) when (ex is CacheSerializerException or InvalidOperationException or IOException)
             {
-                tally.Error(phase, $"build {build.Number}, {keys[k]}: {ex.GetType().Name}: {ex.Message}");
+                caller.Tally.Error(phase, $"build {build.Number}, {key}: {ex.GetType().Name}: {ex.Message}");
             }
         }
     }
 
-    /// <summary>A hit is right when it is the value one of the two builds' factories makes for the key.</summary>
-    private static string? Check(DeployBuild build, DeployBuild other, string key, int k, string value) =>
-        value == build.Expected(k) || value == other.Expected(k) ? null
-            : $"build {build.Number}, {key}: read \"{value}\", expected \"{build.Expected(k)}\" (or build {other.Number}'s \"{other.Expected(k)}\")";
+    /// <summary>A hit is right when it is a version of the key either build's factory made, and stale when that
+    /// version is older than one whose delete or overwrite had completed before the read began.</summary>
+    private static void CheckHit(Caller caller, int k, Checking.KeyLedger.ReadStart start, string value, DeployPhase phase)
+    {
+        DeployBuild build = caller.Build;
+        DeployBuild other = caller.Other;
+        for (int version = caller.Rows.Version(k); version >= 1; version--)
+        {
+            bool own = value == build.Expected(k, version);
+            if (own || value == other.Expected(k, version))
+            {
+                string? stale = Checking.KeyLedger.IsStale(start, version)
+                    ? $"build {build.Number}, {caller.Keys[k]}: read version {version} after the delete or overwrite made for version {start.Invalidated} had completed"
+                    : null;
+                caller.Tally.Hit(phase, !own, stale, corruption: null);
+                return;
+            }
+        }
+
+        caller.Tally.Hit(phase, otherBuild: false, stale: null, $"build {build.Number}, {caller.Keys[k]}: read \"{value}\", which is no version of the key either build makes");
+    }
+
+    /// <summary>The factory after a miss: the key's current version, stored under the row's gate.</summary>
+    private async Task FillAsync(Caller caller, int k, DeployPhase phase, CancellationToken stop)
+    {
+        SemaphoreSlim gate = caller.Rows.Gate(k);
+        await gate.WaitAsync(stop).ConfigureAwait(false);
+        try
+        {
+            caller.Rows.Ledger.WriteStarted(k);
+            MemcachedStoreResult stored = await caller.Build.WriteAsync(_client, caller.Keys[k], k, caller.Rows.Version(k), stop).ConfigureAwait(false);
+            caller.Rows.Ledger.StoreEnded(k, stored == MemcachedStoreResult.Stored);
+            if (stored != MemcachedStoreResult.Stored)
+            {
+                caller.Tally.Error(phase, $"build {caller.Build.Number}, set {caller.Keys[k]}: {stored}");
+            }
+        }
+        finally
+        {
+            gate.Release();
+        }
+    }
+
+    /// <summary>An update: the key's next version in the source of truth, then a delete of the key or an overwrite with
+    /// that version, under the row's gate; once it completed, reads of older versions are stale.</summary>
+    private async Task UpdateAsync(Caller caller, int k, DeployPhase phase, bool deleteIt, CancellationToken stop)
+    {
+        SemaphoreSlim gate = caller.Rows.Gate(k);
+        await gate.WaitAsync(stop).ConfigureAwait(false);
+        try
+        {
+            int version = caller.Rows.Update(k);
+            caller.Tally.Update(phase);
+            caller.Rows.Ledger.WriteStarted(k);
+            if (deleteIt)
+            {
+                // Deleted or not there: either way memcached holds no older version now (no server fails in this scenario).
+                await _client.DeleteAsync(caller.Keys[k], stop).ConfigureAwait(false);
+                caller.Rows.Ledger.DeleteEnded(k, completed: true);
+                caller.Rows.Ledger.Invalidated(k, version);
+                return;
+            }
+
+            MemcachedStoreResult stored = await caller.Build.WriteAsync(_client, caller.Keys[k], k, version, stop).ConfigureAwait(false);
+            caller.Rows.Ledger.StoreEnded(k, stored == MemcachedStoreResult.Stored);
+            if (stored == MemcachedStoreResult.Stored)
+            {
+                caller.Rows.Ledger.Invalidated(k, version);
+            }
+            else
+            {
+                caller.Tally.Error(phase, $"build {caller.Build.Number}, overwrite {caller.Keys[k]}: {stored}");
+            }
+        }
+        finally
+        {
+            gate.Release();
+        }
+    }
+
+    /// <summary>What one caller works with.</summary>
+    private sealed record Caller(DeployBuild Build, DeployBuild Other, string[] Keys, DeployRows Rows, DeployTally Tally, int UpdateEvery);
 }

@@ -1,3 +1,5 @@
+using CacheSerializer.LoadTest.Checking;
+
 namespace CacheSerializer.LoadTest.Migrate;
 
 /// <summary>What every web server of one migration path shares, besides memcached: the keys, the source of truth, the

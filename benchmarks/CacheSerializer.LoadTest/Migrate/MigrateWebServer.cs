@@ -1,4 +1,5 @@
 using System.Globalization;
+using CacheSerializer.LoadTest.Checking;
 using CacheSerializer.Workloads.Models;
 
 namespace CacheSerializer.LoadTest.Migrate;

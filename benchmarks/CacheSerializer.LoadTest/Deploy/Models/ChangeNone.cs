@@ -10,13 +10,13 @@ internal static class ChangeNone
 
     /// <summary>Gets build 1.</summary>
     public static DeployBuild Build1 { get; } = new DeployBuild<V1>(
-        1, new Dictionary<Type, int> { [typeof(V1)] = Alias }, k => new V1 { Id = k, Name = Name(k) }, v => Text(v.Id, v.Name));
+        1, new Dictionary<Type, int> { [typeof(V1)] = Alias }, (k, version) => new V1 { Id = k, Name = Name(k, version) }, v => Text(v.Id, v.Name));
 
     /// <summary>Gets build 2.</summary>
     public static DeployBuild Build2 { get; } = new DeployBuild<V2>(
-        2, new Dictionary<Type, int> { [typeof(V2)] = Alias }, k => new V2 { Id = k, Name = Name(k) }, v => Text(v.Id, v.Name));
+        2, new Dictionary<Type, int> { [typeof(V2)] = Alias }, (k, version) => new V2 { Id = k, Name = Name(k, version) }, v => Text(v.Id, v.Name));
 
-    private static string Name(int k) => string.Create(CultureInfo.InvariantCulture, $"product {k}");
+    private static string Name(int k, int version) => string.Create(CultureInfo.InvariantCulture, $"product {k} v{version}");
 
     private static string Text(int id, string? name) => string.Create(CultureInfo.InvariantCulture, $"Product {id} '{name}'");
 

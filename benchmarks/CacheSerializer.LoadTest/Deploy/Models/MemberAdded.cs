@@ -11,15 +11,15 @@ internal static class MemberAdded
 
     /// <summary>Gets build 1.</summary>
     public static DeployBuild Build1 { get; } = new DeployBuild<V1>(
-        1, new Dictionary<Type, int> { [typeof(V1)] = Alias }, k => new V1 { Id = k, Name = Name(k) },
+        1, new Dictionary<Type, int> { [typeof(V1)] = Alias }, (k, version) => new V1 { Id = k, Name = Name(k, version) },
         v => string.Create(CultureInfo.InvariantCulture, $"Product {v.Id} '{v.Name}'"));
 
     /// <summary>Gets build 2.</summary>
     public static DeployBuild Build2 { get; } = new DeployBuild<V2>(
-        2, new Dictionary<Type, int> { [typeof(V2)] = Alias }, k => new V2 { Id = k, Name = Name(k), Tags = ["new", $"t{k % 7}"] },
+        2, new Dictionary<Type, int> { [typeof(V2)] = Alias }, (k, version) => new V2 { Id = k, Name = Name(k, version), Tags = ["new", $"t{k % 7}"] },
         v => string.Create(CultureInfo.InvariantCulture, $"Product {v.Id} '{v.Name}' tags [{string.Join(",", v.Tags)}]"));
 
-    private static string Name(int k) => string.Create(CultureInfo.InvariantCulture, $"product {k}");
+    private static string Name(int k, int version) => string.Create(CultureInfo.InvariantCulture, $"product {k} v{version}");
 
     /// <summary>Build 1's product.</summary>
     [ProtoContract]

@@ -12,15 +12,16 @@ internal static class MemberRetyped
 
     /// <summary>Gets build 1.</summary>
     public static DeployBuild Build1 { get; } = new DeployBuild<V1>(
-        1, new Dictionary<Type, int> { [typeof(V1)] = Alias }, k => new V1 { Id = k, Price = Cents(k) },
+        1, new Dictionary<Type, int> { [typeof(V1)] = Alias }, (k, version) => new V1 { Id = k, Price = Cents(k, version) },
         v => string.Create(CultureInfo.InvariantCulture, $"Price {v.Id} {v.Price} cents"));
 
     /// <summary>Gets build 2.</summary>
     public static DeployBuild Build2 { get; } = new DeployBuild<V2>(
-        2, new Dictionary<Type, int> { [typeof(V2)] = Alias }, k => new V2 { Id = k, Price = Cents(k) / 100m },
+        2, new Dictionary<Type, int> { [typeof(V2)] = Alias }, (k, version) => new V2 { Id = k, Price = Cents(k, version) / 100m },
         v => string.Create(CultureInfo.InvariantCulture, $"Price {v.Id} {v.Price:0.00} amount"));
 
-    private static int Cents(int k) => (k * 100) + 99;
+    // Each version of a key has its own price (a thousand cents more per version), so a value names its version.
+    private static int Cents(int k, int version) => (k * 100) + 99 + (version * 1000);
 
     /// <summary>Build 1's price.</summary>
     [ProtoContract]

@@ -18,14 +18,14 @@ internal static class SubtypeRemoved
     /// <summary>Gets build 1.</summary>
     public static DeployBuild Build1 { get; } = new DeployBuild<Base1>(
         1, new Dictionary<Type, int> { [typeof(Base1)] = BaseAlias, [typeof(Sub1)] = SubAlias },
-        k => k % 4 == 0 ? new Sub1 { Id = k, Name = Name(k), Parts = k / 4 } : new Base1 { Id = k, Name = Name(k) },
+        (k, version) => k % 4 == 0 ? new Sub1 { Id = k, Name = Name(k, version), Parts = k / 4 } : new Base1 { Id = k, Name = Name(k, version) },
         v => v is Sub1 sub ? string.Create(CultureInfo.InvariantCulture, $"Bundle {sub.Id} '{sub.Name}' parts {sub.Parts}") : Text(v.Id, v.Name));
 
     /// <summary>Gets build 2.</summary>
     public static DeployBuild Build2 { get; } = new DeployBuild<Base2>(
-        2, new Dictionary<Type, int> { [typeof(Base2)] = BaseAlias }, k => new Base2 { Id = k, Name = Name(k) }, v => Text(v.Id, v.Name));
+        2, new Dictionary<Type, int> { [typeof(Base2)] = BaseAlias }, (k, version) => new Base2 { Id = k, Name = Name(k, version) }, v => Text(v.Id, v.Name));
 
-    private static string Name(int k) => string.Create(CultureInfo.InvariantCulture, $"product {k}");
+    private static string Name(int k, int version) => string.Create(CultureInfo.InvariantCulture, $"product {k} v{version}");
 
     private static string Text(int id, string? name) => string.Create(CultureInfo.InvariantCulture, $"Product {id} '{name}'");
 

@@ -1,8 +1,8 @@
-namespace CacheSerializer.LoadTest.Migrate;
+namespace CacheSerializer.LoadTest.Checking;
 
 /// <summary>
-/// What the cache must give each key, from the writes of it that completed: the two rules the migration scenario
-/// checks every read against, whatever web server wrote or reads.
+/// What the cache must give each key, from the writes of it that completed: the two rules the migration and deploy
+/// scenarios check every read against, whatever web server wrote or reads.
 /// </summary>
 /// <remarks>
 /// <para><b>Stale value</b>: a hit of version v is stale when a delete or an overwrite of a later version had completed
@@ -11,7 +11,7 @@ namespace CacheSerializer.LoadTest.Migrate;
 /// <para><b>Lost hit</b>: a miss on a key whose last write (a fill or an overwrite) memcached stored, with no write of the
 /// key started since the read began: memcached held the item, so a miss means the reader looked for it elsewhere (on
 /// another server) or could not read it. Only when memcached evicted nothing, as for every scenario's lost writes.</para>
-/// Fills and updates of a key are one at a time (<see cref="VersionedStore.Gate"/>), so its writes are in order.
+/// Fills and updates of a key are one at a time (under the key's row gate), so its writes are in order.
 /// </remarks>
 internal sealed class KeyLedger
 {

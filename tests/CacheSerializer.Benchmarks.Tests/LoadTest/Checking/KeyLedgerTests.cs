@@ -1,8 +1,8 @@
-using CacheSerializer.LoadTest.Migrate;
+using CacheSerializer.LoadTest.Checking;
 
-namespace CacheSerializer.Benchmarks.Tests.LoadTest.Migrate;
+namespace CacheSerializer.Benchmarks.Tests.LoadTest.Checking;
 
-/// <summary>The migration scenario's two rules: a stale value is one older than a delete or overwrite that had completed
+/// <summary>The migration and deploy scenarios' two rules: a stale value is one older than a delete or overwrite that had completed
 /// before the read began; a lost hit is a miss on a key whose last write memcached stored, with no write since the read began.</summary>
 public sealed class KeyLedgerTests
 {
