@@ -24,7 +24,18 @@ internal abstract class DeployBuild
     /// <returns>The value as text, or null on a miss.</returns>
     public abstract Task<string?> ReadAsync(MemcachedClient client, string key, CancellationToken cancellationToken);
 
-    /// <summary>The factory (after a miss) or an update's overwrite: makes version <paramref name="version"/> of key
+    /// <summary>The factory after a miss, as the README's cache-aside fills: makes version <paramref name="version"/> of
+    /// key <paramref name="k"/>'s value and adds it (<c>AddAsync</c>, no expiry), which keeps another build's item and
+    /// stores this build's copy beside it (docs/client.md, "Rolling deploys").</summary>
+    /// <param name="client">The web server's client.</param>
+    /// <param name="key">The key.</param>
+    /// <param name="k">The key's number, from which the value is made.</param>
+    /// <param name="version">The version of the key's row in the source of truth.</param>
+    /// <param name="cancellationToken">Ends the write when the web server stops.</param>
+    /// <returns>What memcached did with the add.</returns>
+    public abstract Task<MemcachedStoreResult> FillAsync(MemcachedClient client, string key, int k, int version, CancellationToken cancellationToken);
+
+    /// <summary>An update's overwrite (and the loader's first store): makes version <paramref name="version"/> of key
     /// <paramref name="k"/>'s value and stores it (<c>SetAsync</c>, no expiry).</summary>
     /// <param name="client">The web server's client.</param>
     /// <param name="key">The key.</param>

@@ -34,6 +34,10 @@ internal sealed class DeployBuild<T>(int number, IReadOnlyDictionary<Type, int> 
     }
 
     /// <inheritdoc/>
+    public override Task<MemcachedStoreResult> FillAsync(MemcachedClient client, string key, int k, int version, CancellationToken cancellationToken) =>
+        client.AddAsync(key, create(k, version), expiration: null, cancellationToken);
+
+    /// <inheritdoc/>
     public override Task<MemcachedStoreResult> WriteAsync(MemcachedClient client, string key, int k, int version, CancellationToken cancellationToken) =>
         client.SetAsync(key, create(k, version), expiration: null, cancellationToken);
 

@@ -141,7 +141,8 @@ internal sealed class DeployWebServer
         caller.Tally.Hit(phase, otherBuild: false, stale: null, $"build {build.Number}, {caller.Keys[k]}: read \"{value}\", which is no version of the key either build makes");
     }
 
-    /// <summary>The factory after a miss: the key's current version, stored under the row's gate.</summary>
+    /// <summary>The factory after a miss: the key's current version, added under the row's gate (not stored when
+    /// another caller's fill came first, which is no error).</summary>
     private async Task FillAsync(Caller caller, int k, DeployPhase phase, CancellationToken stop)
     {
         SemaphoreSlim gate = caller.Rows.Gate(k);
@@ -149,11 +150,11 @@ internal sealed class DeployWebServer
         try
         {
             caller.Rows.Ledger.WriteStarted(k);
-            MemcachedStoreResult stored = await caller.Build.WriteAsync(_client, caller.Keys[k], k, caller.Rows.Version(k), stop).ConfigureAwait(false);
+            MemcachedStoreResult stored = await caller.Build.FillAsync(_client, caller.Keys[k], k, caller.Rows.Version(k), stop).ConfigureAwait(false);
             caller.Rows.Ledger.StoreEnded(k, stored == MemcachedStoreResult.Stored);
-            if (stored != MemcachedStoreResult.Stored)
+            if (stored is not (MemcachedStoreResult.Stored or MemcachedStoreResult.NotStored))
             {
-                caller.Tally.Error(phase, $"build {caller.Build.Number}, set {caller.Keys[k]}: {stored}");
+                caller.Tally.Error(phase, $"build {caller.Build.Number}, add {caller.Keys[k]}: {stored}");
             }
         }
         finally

@@ -125,7 +125,12 @@ public interface IMemcachedClient
     /// <exception cref="CacheSerializerException">The transcoder cannot store the value.</exception>
     Task<MemcachedStoreResult> SetAsync<T>(string key, T value, TimeSpan? expiration = null, CancellationToken cancellationToken = default);
 
-    /// <summary>Stores a value only if the key does not exist.</summary>
+    /// <summary>Stores a value only if the key does not exist: the fill of cache-aside, after a miss of
+    /// <see cref="GetAsync{T}"/> (an update's write is <see cref="SetAsync{T}"/> or <see cref="DeleteAsync"/>).</summary>
+    /// <remarks>When that miss was an item of another build (another contract of <typeparamref name="T"/>, or a type
+    /// this build does not know), the value is stored beside the item as this build's copy, bound to it, and
+    /// <see cref="MemcachedStoreResult.Stored"/> is returned: both builds then keep hitting during a rolling deploy, and
+    /// any delete or overwrite of the key invalidates the copy (docs/client.md, "Rolling deploys").</remarks>
     /// <typeparam name="T">The value's type.</typeparam>
     /// <param name="key">The key.</param>
     /// <param name="value">The value, serialized by the transcoder.</param>

@@ -1,3 +1,5 @@
+using CacheSerializer.Memcached.Internal.Deploys;
+using CacheSerializer.Memcached.Internal.Nodes;
 using CacheSerializer.Memcached.Internal.Protocol;
 using CacheSerializer.Memcached.Internal.Requests;
 
@@ -8,8 +10,14 @@ public sealed partial class MemcachedClient
 {
     /// <summary>Deserializes a hit (then gives its rented bytes back), or returns a miss; an item the transcoder cannot
     /// read is a miss or throws, as <see cref="MemcachedClientOptions.OnUnreadableItem"/> says.</summary>
-    private MemcachedGetResult<T> Read<T>(in MemcachedKey key, in GetReply reply, bool withCas)
+    private MemcachedGetResult<T> Read<T>(in MemcachedKey key, in GetReply reply, bool withCas) => Read<T>(key, reply, withCas, out _);
+
+    /// <summary>As <see cref="Read{T}(in MemcachedKey, in GetReply, bool)"/>; <paramref name="otherBuildCas"/> is the CAS
+    /// token of an item another build wrote (another contract of the type, or a type this build does not know), which a
+    /// copy of this build may stand in for (docs/client.md, "Rolling deploys"), and 0 otherwise.</summary>
+    private MemcachedGetResult<T> Read<T>(in MemcachedKey key, in GetReply reply, bool withCas, out ulong otherBuildCas)
     {
+        otherBuildCas = 0;
         if (!reply.Hit)
         {
             return default;
@@ -17,7 +25,17 @@ public sealed partial class MemcachedClient
 
         try
         {
-            return TryRead(key, reply, out T? value) ? new MemcachedGetResult<T>(value, withCas ? reply.Cas : 0) : default;
+            if (TryRead(key, reply, out T? value, out TranscoderErrorKind reason))
+            {
+                return new MemcachedGetResult<T>(value, withCas ? reply.Cas : 0);
+            }
+
+            if (reason is TranscoderErrorKind.OtherContract or TranscoderErrorKind.UnknownType && !_settings.DeleteUnreadableItems)
+            {
+                otherBuildCas = reply.Cas;
+            }
+
+            return default;
         }
         finally
         {
@@ -27,10 +45,10 @@ public sealed partial class MemcachedClient
 
     /// <summary>Deserializes a hit; false for an unreadable item under <see cref="UnreadableItemPolicy.Miss"/>, which is
     /// then deleted if unchanged when <see cref="MemcachedClientOptions.DeleteUnreadableItems"/> is on.</summary>
-    private bool TryRead<T>(in MemcachedKey key, in GetReply reply, out T? value)
+    private bool TryRead<T>(in MemcachedKey key, in GetReply reply, out T? value, out TranscoderErrorKind reason)
     {
         bool delete = _settings.DeleteUnreadableItems && reply.Cas != 0;
-        if (_unreadable.TryRead(reply.Item, key, out value, delete))
+        if (_unreadable.TryRead(reply.Item, key, out value, out reason, delete))
         {
             return true;
         }
@@ -41,6 +59,33 @@ public sealed partial class MemcachedClient
         }
 
         return false;
+    }
+
+    /// <summary>Reads this build's copy of a key whose item another build wrote under CAS <paramref name="cas"/>: a hit
+    /// while the copy is bound to that very item; otherwise a miss, remembered so that the fill which follows
+    /// (<see cref="AddAsync{T}"/>) stores its value as such a copy.</summary>
+    private async Task<MemcachedGetResult<T>> ReadCopyAsync<T>(MemcachedKey key, MemcachedNode node, ulong cas, CancellationToken cancellationToken)
+    {
+        MemcachedKey copyKey = key.CopyFor(BuildCopies.BuildOf(typeof(T)));
+        GetReply copy = await ExecuteValueAsync(node, GetRequest.Get(copyKey, pooled: false, _returnWin, _getRequests), cancellationToken).ConfigureAwait(false);
+        if (copy.Hit && BuildCopies.TryUnwrap(copy.Item, cas, out CacheItem item) && _unreadable.TryRead(item, key, out T? value, out _))
+        {
+            return new MemcachedGetResult<T>(value, 0);
+        }
+
+        _copies.MissedOtherBuild(key.Original, typeof(T), cas);
+        return default;
+    }
+
+    /// <summary>Stores <paramref name="item"/> as this build's copy of <paramref name="key"/>, bound to the item of
+    /// another build a read saw under CAS <paramref name="cas"/>, on the key's own server; too large a copy is not stored.</summary>
+    private Task<MemcachedStoreResult> StoreCopyAsync(MemcachedKey key, Type type, ulong cas, CacheItem item, TimeSpan? expiration, CancellationToken cancellationToken)
+    {
+        CacheItem copy = BuildCopies.Wrap(cas, item);
+        var request = new StoreRequest(key.CopyFor(BuildCopies.BuildOf(type)), StoreMode.Set, copy, expiration, 0);
+        return request.ValueSize > _settings.MaxValueSize
+            ? Task.FromResult(MemcachedStoreResult.NotStored)
+            : ExecuteAsync(Locate(key), request, cancellationToken);
     }
 
     /// <summary>Deletes an unreadable item in the background, only if its CAS token is still the one read

@@ -15,6 +15,9 @@ public sealed partial class MemcachedClient
     {
         ArgumentNullException.ThrowIfNull(keys);
         var batches = new Dictionary<MemcachedNode, List<MemcachedKey>>();
+
+        // The caller's key of each encoded one, in the same order: a key transformer makes them differ.
+        var callerKeys = new Dictionary<MemcachedNode, List<string>>();
         var seen = new HashSet<string>(StringComparer.Ordinal);
         foreach (string key in keys)
         {
@@ -29,21 +32,23 @@ public sealed partial class MemcachedClient
             if (!batches.TryGetValue(node, out List<MemcachedKey>? batch))
             {
                 batches[node] = batch = [];
+                callerKeys[node] = [];
             }
 
             batch.Add(encoded);
+            callerKeys[node].Add(key);
         }
 
-        var pending = new List<(List<MemcachedKey> Keys, Task<GetReply[]> Replies)>(batches.Count);
+        var pending = new List<(List<MemcachedKey> Keys, List<string> CallerKeys, Task<GetReply[]> Replies)>(batches.Count);
         foreach ((MemcachedNode node, List<MemcachedKey> batch) in batches)
         {
-            pending.Add((batch, ExecuteAsync(node, new MultiGetRequest(batch, _settings.PooledReads, _returnWin), cancellationToken)));
+            pending.Add((batch, callerKeys[node], ExecuteAsync(node, new MultiGetRequest(batch, _settings.PooledReads, _returnWin), cancellationToken)));
         }
 
         // Wait for every batch before reading any, so a failing server's exception is observed with the others.
         await Task.WhenAll(pending.Select(static p => p.Replies)).ConfigureAwait(false);
         var results = new Dictionary<string, T?>(StringComparer.Ordinal);
-        foreach ((List<MemcachedKey> batch, Task<GetReply[]> task) in pending)
+        foreach ((List<MemcachedKey> batch, List<string> callerBatch, Task<GetReply[]> task) in pending)
         {
             GetReply[]? replies = await task.ConfigureAwait(false);
             if (replies is null)
@@ -55,9 +60,9 @@ public sealed partial class MemcachedClient
             {
                 for (int i = 0; i < replies.Length; i++)
                 {
-                    if (replies[i].Hit && TryRead(batch[i], replies[i], out T? value))
+                    if (replies[i].Hit && TryRead(batch[i], replies[i], out T? value, out _))
                     {
-                        results[batch[i].Original] = value;
+                        results[callerBatch[i]] = value;
                     }
                 }
             }

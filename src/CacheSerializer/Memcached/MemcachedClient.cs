@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using System.Runtime.CompilerServices;
 using CacheSerializer.Memcached.Internal.Configuration;
+using CacheSerializer.Memcached.Internal.Deploys;
 using CacheSerializer.Memcached.Internal.FailurePolicy;
 using CacheSerializer.Memcached.Internal.GetOrCreate;
 using CacheSerializer.Memcached.Internal.Nodes;
@@ -31,6 +32,7 @@ public sealed partial class MemcachedClient : IMemcachedClient, IAsyncDisposable
     private readonly ITranscoder _transcoder;
     private readonly ILogger _logger;
     private readonly UnreadableItems _unreadable;
+    private readonly BuildCopies _copies = new();
     private readonly Lock _ringGate = new();
     private readonly ManualResetEventSlim _wake = new();
     private readonly CancellationTokenSource _lifetime = new();
@@ -109,8 +111,10 @@ public sealed partial class MemcachedClient : IMemcachedClient, IAsyncDisposable
     public async Task<MemcachedGetResult<T>> GetAsync<T>(string key, CancellationToken cancellationToken = default)
     {
         MemcachedKey encoded = _settings.Key(key);
-        GetReply reply = await ExecuteValueAsync(Locate(encoded), GetRequest.Get(encoded, _settings.PooledReads, _returnWin, _getRequests), cancellationToken).ConfigureAwait(false);
-        return Read<T>(encoded, reply, withCas: false);
+        MemcachedNode node = Locate(encoded);
+        GetReply reply = await ExecuteValueAsync(node, GetRequest.Get(encoded, _settings.PooledReads, _returnWin, _getRequests), cancellationToken).ConfigureAwait(false);
+        MemcachedGetResult<T> result = Read<T>(encoded, reply, withCas: false, out ulong otherBuildCas);
+        return otherBuildCas == 0 ? result : await ReadCopyAsync<T>(encoded, node, otherBuildCas, cancellationToken).ConfigureAwait(false);
     }
 
     /// <inheritdoc/>
@@ -138,8 +142,18 @@ public sealed partial class MemcachedClient : IMemcachedClient, IAsyncDisposable
         StoreAsync(StoreMode.Set, key, _transcoder.Serialize(value), expiration, 0, cancellationToken);
 
     /// <inheritdoc/>
-    public Task<MemcachedStoreResult> AddAsync<T>(string key, T value, TimeSpan? expiration = null, CancellationToken cancellationToken = default) =>
-        StoreAsync(StoreMode.Add, key, _transcoder.Serialize(value), expiration, 0, cancellationToken);
+    public async Task<MemcachedStoreResult> AddAsync<T>(string key, T value, TimeSpan? expiration = null, CancellationToken cancellationToken = default)
+    {
+        MemcachedKey encoded = _settings.Key(key);
+        CacheItem item = _transcoder.Serialize(value);
+        MemcachedStoreResult result = await StoreAsync(StoreMode.Add, encoded, item, expiration, 0, cancellationToken).ConfigureAwait(false);
+        bool otherBuild = _copies.TryTakeMiss(encoded.Original, typeof(T), out ulong cas);
+
+        // The key holds another build's item, which this build read as a miss just before: the fill goes beside it.
+        return result == MemcachedStoreResult.NotStored && otherBuild
+            ? await StoreCopyAsync(encoded, typeof(T), cas, item, expiration, cancellationToken).ConfigureAwait(false)
+            : result;
+    }
 
     /// <inheritdoc/>
     public Task<MemcachedStoreResult> ReplaceAsync<T>(string key, T value, TimeSpan? expiration = null, CancellationToken cancellationToken = default) =>

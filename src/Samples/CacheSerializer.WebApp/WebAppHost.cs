@@ -44,7 +44,9 @@ public static class WebAppHost
                 return Results.NotFound();
             }
 
-            await cache.SetAsync(key, product, TimeSpan.FromMinutes(5), ct);
+            // A fill is an add, not a set: it never overwrites a value an update stored meanwhile, and during a rolling
+            // deploy it keeps the other build's entry (docs/client.md, "Rolling deploys").
+            await cache.AddAsync(key, product, TimeSpan.FromMinutes(5), ct);
             http.Response.Headers["X-Cache"] = "miss";
             return Results.Ok((object)product);
         });

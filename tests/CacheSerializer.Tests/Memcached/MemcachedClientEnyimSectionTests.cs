@@ -73,6 +73,7 @@ public sealed class MemcachedClientEnyimSectionTests(MemcachedServerFixture fixt
         using var single = new MemcachedClient(new MemcachedClientOptions { Servers = { fixture.Servers[enyim.Locate(Encoding.UTF8.GetBytes(stored))].Endpoint } });
         Assert.Equal("v", await single.GetValueAsync<string>(stored));
         Assert.Equal("v", await client.GetValueAsync<string>(key));
+        Assert.Equal([key], (await client.GetManyAsync<string>([key])).Keys); // the caller's key, not the stored one
     }
 
     private IServiceCollection Section(string address, string extra = "")

@@ -51,11 +51,17 @@ internal sealed partial class UnreadableItems
     /// <param name="value">The value, or default when false.</param>
     /// <param name="deleting">Whether the caller deletes the item (for the log line).</param>
     /// <exception cref="Exception">Under <see cref="UnreadableItemPolicy.Throw"/>: what the transcoder threw.</exception>
-    internal bool TryRead<T>(CacheItem item, in MemcachedKey key, out T? value, bool deleting = false)
+    internal bool TryRead<T>(CacheItem item, in MemcachedKey key, out T? value, bool deleting = false) =>
+        TryRead(item, key, out value, out _, deleting);
+
+    /// <summary>Deserializes an item into a <typeparamref name="T"/>; false when it cannot be read and the policy makes
+    /// that a miss (logged and counted), with why in <paramref name="reason"/>.</summary>
+    internal bool TryRead<T>(CacheItem item, in MemcachedKey key, out T? value, out TranscoderErrorKind reason, bool deleting = false)
     {
         try
         {
             value = _transcoder.Deserialize<T>(item);
+            reason = default;
             return true;
         }
         catch (Exception ex) when (ex is not (OperationCanceledException or OutOfMemoryException))
@@ -65,6 +71,7 @@ internal sealed partial class UnreadableItems
                 throw;
             }
 
+            reason = ReasonOf(ex);
             value = default;
             return false;
         }

@@ -91,6 +91,23 @@ internal readonly struct MemcachedKey
         return Base64(key, Hashed(0xFF, binary));
     }
 
+    /// <summary>
+    /// The key of another build's copy of this key's value (docs/client.md, "Rolling deploys"): 0xFD, the key's stored
+    /// bytes, then <paramref name="build"/>. No string maps to it (0xFD never occurs in UTF-8, as 0xFE and 0xFF do not);
+    /// it travels in base64 mode, hashed like any long key when it is longer than that mode carries. It is placed by
+    /// this key, never by itself: a copy lives on its key's server.
+    /// </summary>
+    internal MemcachedKey CopyFor(uint build)
+    {
+        Span<byte> scratch = stackalloc byte[MaxPlainLength];
+        ReadOnlySpan<byte> stored = GetBinary(scratch);
+        byte[] binary = new byte[1 + stored.Length + sizeof(uint)];
+        binary[0] = 0xFD;
+        stored.CopyTo(binary.AsSpan(1));
+        System.Buffers.Binary.BinaryPrimitives.WriteUInt32LittleEndian(binary.AsSpan(1 + stored.Length), build);
+        return Base64(Original, binary.Length <= MaxBase64BinaryLength ? binary : Hashed(0xFD, binary));
+    }
+
     /// <summary>The key as memcached stores it (what ketama hashes): written into <paramref name="scratch"/> (at least
     /// <see cref="MaxPlainLength"/> bytes) for a plain key, else the key's own bytes.</summary>
     internal ReadOnlySpan<byte> GetBinary(Span<byte> scratch) => _binary ?? scratch[..WritePlain(scratch)];

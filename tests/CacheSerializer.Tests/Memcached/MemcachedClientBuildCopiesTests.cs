@@ -1,0 +1,137 @@
+using CacheSerializer.Memcached;
+using CacheSerializer.Tests.Memcached.Fixtures;
+
+namespace CacheSerializer.Tests.Memcached;
+
+/// <summary>
+/// Two builds of an application during a rolling deploy, on one real memcached (docs/client.md, "Rolling deploys"): the
+/// old build reads and writes <see cref="OrderBefore"/>, the new one <see cref="OrderAfter"/> (a member added), under the
+/// same type alias. Cache-aside as the README shows it: <c>GetAsync</c>, and on a miss the fill with <c>AddAsync</c>;
+/// updates with <c>DeleteAsync</c> or <c>SetAsync</c>.
+/// </summary>
+[Collection(MemcachedCollection.Name)]
+public sealed class MemcachedClientBuildCopiesTests(MemcachedServerFixture fixture) : IDisposable
+{
+    private readonly MemcachedClient _old = new(Options(fixture, DeployBuilds.OldBuild()));
+    private readonly MemcachedClient _new = new(Options(fixture, DeployBuilds.NewBuild()));
+
+    [Fact]
+    public async Task AddAsync_AfterTheOtherBuildsItemWasMissed_BothBuildsHitAndNeitherEvictsTheOther()
+    {
+        string key = MemcachedServerFixture.UniqueKey("copies");
+        Assert.Equal(MemcachedStoreResult.Stored, await _old.SetAsync(key, new OrderBefore { Name = "v1" }));
+
+        Assert.False((await _new.GetAsync<OrderAfter>(key)).Found);
+        Assert.Equal(MemcachedStoreResult.Stored, await _new.AddAsync(key, new OrderAfter { Name = "v1", Quantity = 1 }));
+
+        for (int i = 0; i < 3; i++)
+        {
+            Assert.Equal(("v1", 1), Read(await _new.GetAsync<OrderAfter>(key)));
+            Assert.Equal("v1", (await _old.GetAsync<OrderBefore>(key)).Value!.Name);
+        }
+    }
+
+    [Fact]
+    public async Task AddAsync_NewBuildsItemMissedByTheOldBuild_OldBuildKeepsItsCopyToo()
+    {
+        string key = MemcachedServerFixture.UniqueKey("copies-back");
+        await _new.SetAsync(key, new OrderAfter { Name = "v1", Quantity = 1 });
+
+        Assert.False((await _old.GetAsync<OrderBefore>(key)).Found);
+        Assert.Equal(MemcachedStoreResult.Stored, await _old.AddAsync(key, new OrderBefore { Name = "v1" }));
+
+        Assert.Equal("v1", (await _old.GetAsync<OrderBefore>(key)).Value!.Name);
+        Assert.Equal(("v1", 1), Read(await _new.GetAsync<OrderAfter>(key)));
+    }
+
+    [Theory]
+    [InlineData("old deletes")]
+    [InlineData("new deletes")]
+    [InlineData("old overwrites")]
+    [InlineData("new overwrites")]
+    public async Task GetAsync_AfterAnUpdateByEitherBuild_NeitherReadsAValueStoredBeforeIt(string update)
+    {
+        string key = MemcachedServerFixture.UniqueKey("copies-update");
+        await _old.SetAsync(key, new OrderBefore { Name = "v1" });
+        Assert.False((await _new.GetAsync<OrderAfter>(key)).Found);
+        await _new.AddAsync(key, new OrderAfter { Name = "v1", Quantity = 1 });
+
+        switch (update)
+        {
+            case "old deletes" or "new deletes":
+                Assert.True(await (update.StartsWith("old", StringComparison.Ordinal) ? _old : _new).DeleteAsync(key));
+                break;
+            case "old overwrites":
+                await _old.SetAsync(key, new OrderBefore { Name = "v2" });
+                break;
+            default:
+                await _new.SetAsync(key, new OrderAfter { Name = "v2", Quantity = 2 });
+                break;
+        }
+
+        MemcachedGetResult<OrderBefore> old = await _old.GetAsync<OrderBefore>(key);
+        MemcachedGetResult<OrderAfter> @new = await _new.GetAsync<OrderAfter>(key);
+        Assert.True(!old.Found || old.Value!.Name == "v2", $"the old build read {old.Value?.Name}");
+        Assert.True(!@new.Found || @new.Value!.Name == "v2", $"the new build read {@new.Value?.Name}");
+        Assert.Equal(update == "old overwrites", old.Found);
+        Assert.Equal(update == "new overwrites", @new.Found);
+    }
+
+    [Fact]
+    public async Task AddAsync_SlowFillAfterTheKeyWasOverwritten_ItsCopyIsNeverRead()
+    {
+        string key = MemcachedServerFixture.UniqueKey("copies-slow");
+        await _old.SetAsync(key, new OrderBefore { Name = "v1" });
+        Assert.False((await _new.GetAsync<OrderAfter>(key)).Found); // the new build's fill starts with v1 ...
+
+        await _old.SetAsync(key, new OrderBefore { Name = "v2" }); // ... an update overwrites the key meanwhile ...
+        Assert.Equal(MemcachedStoreResult.Stored, await _new.AddAsync(key, new OrderAfter { Name = "v1", Quantity = 1 })); // ... and the fill lands late
+
+        // The copy is bound to the item the fill's read saw, which the update replaced: it never counts.
+        Assert.False((await _new.GetAsync<OrderAfter>(key)).Found);
+        Assert.Equal("v2", (await _old.GetAsync<OrderBefore>(key)).Value!.Name);
+    }
+
+    [Fact]
+    public async Task AddAsync_OtherBuildsItemNotReadBefore_NotStoredAsAnyAdd()
+    {
+        string key = MemcachedServerFixture.UniqueKey("copies-no-read");
+        await _old.SetAsync(key, new OrderBefore { Name = "v1" });
+
+        Assert.Equal(MemcachedStoreResult.NotStored, await _new.AddAsync(key, new OrderAfter { Name = "v1", Quantity = 1 }));
+        Assert.False((await _new.GetAsync<OrderAfter>(key)).Found);
+    }
+
+    [Fact]
+    public async Task SetAsync_AfterTheOtherBuildsItemWasMissed_OverwritesTheKeyForBoth()
+    {
+        // A set is an overwrite, whatever came before it: the other build's item is replaced, so it misses.
+        string key = MemcachedServerFixture.UniqueKey("copies-set");
+        await _old.SetAsync(key, new OrderBefore { Name = "v1" });
+        Assert.False((await _new.GetAsync<OrderAfter>(key)).Found);
+
+        await _new.SetAsync(key, new OrderAfter { Name = "v2", Quantity = 2 });
+
+        Assert.Equal(("v2", 2), Read(await _new.GetAsync<OrderAfter>(key)));
+        Assert.False((await _old.GetAsync<OrderBefore>(key)).Found);
+    }
+
+    public void Dispose()
+    {
+        _old.Dispose();
+        _new.Dispose();
+    }
+
+    private static (string?, int) Read(MemcachedGetResult<OrderAfter> result)
+    {
+        Assert.True(result.Found);
+        return (result.Value!.Name, result.Value.Quantity);
+    }
+
+    private static MemcachedClientOptions Options(MemcachedServerFixture fixture, ProtobufTranscoder transcoder)
+    {
+        MemcachedClientOptions options = fixture.Options();
+        options.Transcoder = transcoder;
+        return options;
+    }
+}
