@@ -30,11 +30,7 @@ public sealed partial class MemcachedClient
                 return new MemcachedGetResult<T>(value, withCas ? reply.Cas : 0);
             }
 
-            if (reason is TranscoderErrorKind.OtherContract or TranscoderErrorKind.UnknownType && !_settings.DeleteUnreadableItems)
-            {
-                otherBuildCas = reply.Cas;
-            }
-
+            otherBuildCas = OtherBuildCas(reason, reply);
             return default;
         }
         finally
@@ -42,6 +38,11 @@ public sealed partial class MemcachedClient
             reply.Release();
         }
     }
+
+    /// <summary>The CAS token of an item another build wrote (another contract, a type this build does not know), which
+    /// a copy of this build may stand in for; 0 for any other unreadable item, and when unreadable items are deleted.</summary>
+    private ulong OtherBuildCas(TranscoderErrorKind reason, in GetReply reply) =>
+        reason is TranscoderErrorKind.OtherContract or TranscoderErrorKind.UnknownType && !_settings.DeleteUnreadableItems ? reply.Cas : 0;
 
     /// <summary>Deserializes a hit; false for an unreadable item under <see cref="UnreadableItemPolicy.Miss"/>, which is
     /// then deleted if unchanged when <see cref="MemcachedClientOptions.DeleteUnreadableItems"/> is on.</summary>

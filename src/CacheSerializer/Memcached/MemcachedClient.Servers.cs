@@ -1,3 +1,4 @@
+using CacheSerializer.Memcached.Internal.Deploys;
 using CacheSerializer.Memcached.Internal.FailurePolicy;
 using CacheSerializer.Memcached.Internal.Nodes;
 using CacheSerializer.Memcached.Internal.Protocol;
@@ -39,16 +40,17 @@ public sealed partial class MemcachedClient
             callerKeys[node].Add(key);
         }
 
-        var pending = new List<(List<MemcachedKey> Keys, List<string> CallerKeys, Task<GetReply[]> Replies)>(batches.Count);
+        var pending = new List<(MemcachedNode Node, List<MemcachedKey> Keys, List<string> CallerKeys, Task<GetReply[]> Replies)>(batches.Count);
         foreach ((MemcachedNode node, List<MemcachedKey> batch) in batches)
         {
-            pending.Add((batch, callerKeys[node], ExecuteAsync(node, new MultiGetRequest(batch, _settings.PooledReads, _returnWin), cancellationToken)));
+            pending.Add((node, batch, callerKeys[node], ExecuteAsync(node, new MultiGetRequest(batch, _settings.PooledReads, _returnWin), cancellationToken)));
         }
 
         // Wait for every batch before reading any, so a failing server's exception is observed with the others.
         await Task.WhenAll(pending.Select(static p => p.Replies)).ConfigureAwait(false);
         var results = new Dictionary<string, T?>(StringComparer.Ordinal);
-        foreach ((List<MemcachedKey> batch, List<string> callerBatch, Task<GetReply[]> task) in pending)
+        List<OtherBuildItem>? otherBuild = null;
+        foreach ((MemcachedNode node, List<MemcachedKey> batch, List<string> callerBatch, Task<GetReply[]> task) in pending)
         {
             GetReply[]? replies = await task.ConfigureAwait(false);
             if (replies is null)
@@ -60,9 +62,18 @@ public sealed partial class MemcachedClient
             {
                 for (int i = 0; i < replies.Length; i++)
                 {
-                    if (replies[i].Hit && TryRead(batch[i], replies[i], out T? value, out _))
+                    if (!replies[i].Hit)
+                    {
+                        continue;
+                    }
+
+                    if (TryRead(batch[i], replies[i], out T? value, out TranscoderErrorKind reason))
                     {
                         results[callerBatch[i]] = value;
+                    }
+                    else if (OtherBuildCas(reason, replies[i]) is ulong cas and not 0)
+                    {
+                        (otherBuild ??= []).Add(new OtherBuildItem(node, batch[i], callerBatch[i], cas));
                     }
                 }
             }
@@ -75,8 +86,41 @@ public sealed partial class MemcachedClient
             }
         }
 
+        if (otherBuild is not null)
+        {
+            await ReadCopiesAsync(otherBuild, results, cancellationToken).ConfigureAwait(false);
+        }
+
         return results;
     }
+
+    /// <summary>Reads this build's copies of the keys whose items another build wrote, one batch per server, into
+    /// <paramref name="results"/>; a key without a copy bound to its item is a miss, remembered for the fill.</summary>
+    private async Task ReadCopiesAsync<T>(List<OtherBuildItem> items, Dictionary<string, T?> results, CancellationToken cancellationToken)
+    {
+        uint build = BuildCopies.BuildOf(typeof(T));
+        foreach (IGrouping<MemcachedNode, OtherBuildItem> server in items.GroupBy(static i => i.Node))
+        {
+            OtherBuildItem[] ofServer = [.. server];
+            GetReply[]? copies = await ExecuteAsync(server.Key, new MultiGetRequest([.. ofServer.Select(i => i.Key.CopyFor(build))], pooled: false, _returnWin), cancellationToken).ConfigureAwait(false);
+            for (int i = 0; i < ofServer.Length; i++)
+            {
+                OtherBuildItem item = ofServer[i];
+                if (copies is not null && copies[i].Hit && BuildCopies.TryUnwrap(copies[i].Item, item.Cas, out CacheItem copied)
+                    && _unreadable.TryRead(copied, item.Key, out T? value, out _))
+                {
+                    results[item.CallerKey] = value;
+                }
+                else
+                {
+                    _copies.MissedOtherBuild(item.Key.Original, typeof(T), item.Cas);
+                }
+            }
+        }
+    }
+
+    /// <summary>A key whose item another build wrote, found by a batch read.</summary>
+    private readonly record struct OtherBuildItem(MemcachedNode Node, MemcachedKey Key, string CallerKey, ulong Cas);
 
     /// <inheritdoc/>
     public Task FlushAllAsync(CancellationToken cancellationToken = default) =>

@@ -78,6 +78,29 @@ public sealed class MemcachedClientBuildCopiesTests(MemcachedServerFixture fixtu
     }
 
     [Fact]
+    public async Task GetManyAsync_OtherBuildsItems_ReadsTheCopiesAndRemembersTheMissesForTheFill()
+    {
+        string copied = MemcachedServerFixture.UniqueKey("copies-many");
+        string missed = MemcachedServerFixture.UniqueKey("copies-many");
+        string own = MemcachedServerFixture.UniqueKey("copies-many");
+        await _old.SetAsync(copied, new OrderBefore { Name = "c" });
+        await _old.SetAsync(missed, new OrderBefore { Name = "m" });
+        await _new.SetAsync(own, new OrderAfter { Name = "o", Quantity = 3 });
+        Assert.False((await _new.GetAsync<OrderAfter>(copied)).Found);
+        await _new.AddAsync(copied, new OrderAfter { Name = "c", Quantity = 1 });
+
+        IReadOnlyDictionary<string, OrderAfter?> found = await _new.GetManyAsync<OrderAfter>([copied, missed, own]);
+
+        Assert.Equal([("c", 1), ("o", 3)], new[] { copied, own }.Select(k => (found[k]!.Name, found[k]!.Quantity)));
+        Assert.False(found.ContainsKey(missed));
+
+        // The batch's miss of the other build's item is remembered: the fill goes beside it.
+        Assert.Equal(MemcachedStoreResult.Stored, await _new.AddAsync(missed, new OrderAfter { Name = "m", Quantity = 2 }));
+        Assert.Equal(("m", 2), Read(await _new.GetAsync<OrderAfter>(missed)));
+        Assert.Equal("m", (await _old.GetAsync<OrderBefore>(missed)).Value!.Name);
+    }
+
+    [Fact]
     public async Task AddAsync_SlowFillAfterTheKeyWasOverwritten_ItsCopyIsNeverRead()
     {
         string key = MemcachedServerFixture.UniqueKey("copies-slow");
