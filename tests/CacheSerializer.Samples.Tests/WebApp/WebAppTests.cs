@@ -7,6 +7,7 @@ using CacheSerializer.WebApp;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Hosting.Server;
 using Microsoft.AspNetCore.Hosting.Server.Features;
+using Microsoft.Extensions.Caching.Distributed;
 using Microsoft.Extensions.Caching.Hybrid;
 using Microsoft.Extensions.DependencyInjection;
 
@@ -92,6 +93,15 @@ public sealed class WebAppTests : IAsyncLifetime
         services.AddHybridCache();
         services.AddHybridCacheTranscoder();
         await using ServiceProvider restarted = services.BuildServiceProvider();
+
+        // HybridCache may write L2 after it has answered the request: wait (bounded) for that write to reach memcached.
+        IDistributedCache l2 = restarted.GetRequiredService<IDistributedCache>();
+        long deadline = Environment.TickCount64 + 30_000;
+        while (await l2.GetAsync("catalog:1") is null && Environment.TickCount64 < deadline)
+        {
+            await Task.Delay(20);
+        }
+
         Product? stored = await restarted.GetRequiredService<HybridCache>().GetOrCreateAsync<Product?>(
             "catalog:1", _ => throw new InvalidOperationException("the factory ran: memcached missed"));
 

@@ -49,6 +49,14 @@ public sealed class HybridCacheTranscoderTests : IDisposable
         });
 
     /// <summary>Stores <paramref name="item"/> as the L2 entry of <paramref name="key"/>, as a build that wrote it would.</summary>
+    /// <summary>Waits until HybridCache's L2 write of a GetOrCreate has reached memcached: HybridCache may write L2 after it
+    /// returns the factory's value, and disposing the provider (and its client) first would abort a write still on its way.</summary>
+    private static Task UntilInL2Async(ServiceProvider provider, string key)
+    {
+        IDistributedCache l2 = provider.GetRequiredService<IDistributedCache>();
+        return Poll.UntilAsync(async () => await l2.GetAsync(key) is not null, $"{key} in L2");
+    }
+
     private async Task WriteEntryAsync(string key, CacheItem item)
     {
         await using ServiceProvider writer = Provider(transcoder: false, configure: services =>
@@ -104,8 +112,14 @@ public sealed class HybridCacheTranscoderTests : IDisposable
         OrderAfter[] read;
         await using (ServiceProvider reader = NewBuildReader(logs))
         {
+            IDistributedCache l2 = reader.GetRequiredService<IDistributedCache>();
+            byte[] unreadable = (await l2.GetAsync(key))!;
             HybridCache hybrid = reader.GetRequiredService<HybridCache>();
             read = [await hybrid.GetOrCreateAsync(key, Factory), await hybrid.GetOrCreateAsync(key, Factory), await hybrid.GetOrCreateAsync(key, Factory)];
+
+            // HybridCache may write the factory's value to L2 after it returns it: wait for that write before the provider
+            // (and its memcached client) is disposed, which would abort a write still on its way on a loaded machine.
+            await Poll.UntilAsync(async () => await l2.GetAsync(key) is { } entry && !entry.AsSpan().SequenceEqual(unreadable), "the factory's value in L2");
         }
 
         OrderAfter fromL2;
@@ -172,6 +186,7 @@ public sealed class HybridCacheTranscoderTests : IDisposable
         await using (ServiceProvider writer = Provider())
         {
             await writer.GetRequiredService<HybridCache>().GetOrCreateAsync<Item>("hybrid:tree", _ => ValueTask.FromResult<Item>(tree));
+            await UntilInL2Async(writer, "hybrid:tree");
         }
 
         await using ServiceProvider reader = Provider(); // an empty L1: the value can only come from memcached
@@ -190,6 +205,7 @@ public sealed class HybridCacheTranscoderTests : IDisposable
         await using (ServiceProvider writer = Provider(transcoder: false))
         {
             await writer.GetRequiredService<HybridCache>().GetOrCreateAsync<Item>("hybrid:json", _ => ValueTask.FromResult<Item>(Samples.Tree()));
+            await UntilInL2Async(writer, "hybrid:json");
         }
 
         await using ServiceProvider reader = Provider(transcoder: false);
