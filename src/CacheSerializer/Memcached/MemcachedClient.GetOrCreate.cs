@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using CacheSerializer.Memcached.Internal.Deploys;
 using CacheSerializer.Memcached.Internal.GetOrCreate;
 using CacheSerializer.Memcached.Internal.Protocol;
 using CacheSerializer.Memcached.Internal.Requests;
@@ -57,9 +58,14 @@ public sealed partial class MemcachedClient
 
     /// <summary>The call the callers of one key in this process share: the value, and the item it was read from or
     /// stored as (for the copies of the callers that joined).</summary>
-    private async Task<Loaded<T>> LoadAsync<T>(string key, Func<CancellationToken, Task<T>> factory, EntryPolicy policy, CancellationToken token)
+    private Task<Loaded<T>> LoadAsync<T>(string key, Func<CancellationToken, Task<T>> factory, EntryPolicy policy, CancellationToken token) =>
+        LoadAsync(_settings.Key(key), factory, policy, boundTo: 0, token);
+
+    /// <summary>The shared call on <paramref name="encoded"/>: the key itself (<paramref name="boundTo"/> 0), or this
+    /// build's copy of a key whose item another build wrote under CAS token <paramref name="boundTo"/> (docs/client.md,
+    /// "Rolling deploys"), which the farm's callers of this build lease and fill as they would the key.</summary>
+    private async Task<Loaded<T>> LoadAsync<T>(MemcachedKey encoded, Func<CancellationToken, Task<T>> factory, EntryPolicy policy, ulong boundTo, CancellationToken token)
     {
-        MemcachedKey encoded = _settings.Key(key);
         long start = Stopwatch.GetTimestamp();
         TimeSpan pause = FirstPause;
         ulong invalidated = 0;
@@ -70,14 +76,27 @@ public sealed partial class MemcachedClient
             var lease = GetRequest.Lease(encoded, policy.LockSeconds, policy.RecacheSeconds, pooled: false, _getRequests);
             GetReply reply = await ExecuteValueAsync(Locate(encoded), lease, token).ConfigureAwait(false);
             T value = default!;
-            if (reply.Hit && !TryReadLeased(encoded, reply, out value))
+            CacheItem read = default;
+            if (reply.Hit && !TryReadLeased(encoded, reply, boundTo, out value, out read, out TranscoderErrorKind reason))
             {
+                // Another build's item: this build's copy beside it stands in, leased and filled by this build's callers.
+                // A win the read carried is the other build's (its early refresh): handed back, never used.
+                if (boundTo == 0 && OtherBuildCas(reason, reply) is ulong otherBuild and not 0)
+                {
+                    if (reply.Won)
+                    {
+                        ReturnWin(encoded, reply.Cas);
+                    }
+
+                    return await LoadAsync(encoded.CopyFor(BuildCopies.BuildOf(typeof(T))), factory, policy, otherBuild, token).ConfigureAwait(false);
+                }
+
                 // An item this build cannot read (another build's contract, corrupt...) is a miss, and the farm keeps
                 // one factory call for it: the caller that holds its win replaces it with a CAS store, as a stale
                 // entry's winner does.
                 if (reply.Won)
                 {
-                    return await CreateAsync(encoded, factory, policy, reply.Cas, placeholder: false, "won", token).ConfigureAwait(false);
+                    return await CreateAsync(encoded, factory, policy, reply.Cas, placeholder: false, "won", boundTo, token).ConfigureAwait(false);
                 }
 
                 // A fresh entry gives no win: mark it stale if it is still this version (md I C<cas>), so that the next
@@ -97,27 +116,27 @@ public sealed partial class MemcachedClient
                     // one caller that won (W) refreshes it behind the scenes; the others (Z) leave it to that caller.
                     if (reply.Won)
                     {
-                        StartRefresh(encoded, factory, policy, reply.Cas);
+                        StartRefresh(encoded, factory, policy, reply.Cas, boundTo);
                     }
 
-                    return new Loaded<T>(value, reply.Item);
+                    return new Loaded<T>(value, read);
                 }
 
                 if (reply.Won)
                 {
                     // Invalidated, and this entry serves no stale value: create it now; the others wait for it.
-                    return await CreateAsync(encoded, factory, policy, reply.Cas, placeholder: false, "won", token).ConfigureAwait(false);
+                    return await CreateAsync(encoded, factory, policy, reply.Cas, placeholder: false, "won", boundTo, token).ConfigureAwait(false);
                 }
             }
             else if (reply.Won)
             {
                 // A miss, and this get created the placeholder: the farm waits for this caller's value.
-                return await CreateAsync(encoded, factory, policy, reply.Cas, placeholder: true, "won", token).ConfigureAwait(false);
+                return await CreateAsync(encoded, factory, policy, reply.Cas, placeholder: true, "won", boundTo, token).ConfigureAwait(false);
             }
             else if (!reply.IsPlaceholder)
             {
                 // A miss without a placeholder: the server failed (ServerFailurePolicy.Miss) or had no memory for one.
-                return await CreateAsync(encoded, factory, policy, cas: 0, placeholder: false, "unprotected", token).ConfigureAwait(false);
+                return await CreateAsync(encoded, factory, policy, cas: 0, placeholder: false, "unprotected", boundTo, token).ConfigureAwait(false);
             }
 
             // Another caller (here or on another server) is creating the value: poll until it is stored, for at most
@@ -125,7 +144,7 @@ public sealed partial class MemcachedClient
             TimeSpan waited = Stopwatch.GetElapsedTime(start);
             if (waited >= policy.LockTimeout)
             {
-                return await CreateAsync(encoded, factory, policy, cas: 0, placeholder: false, "lock_timeout", token).ConfigureAwait(false);
+                return await CreateAsync(encoded, factory, policy, cas: 0, placeholder: false, "lock_timeout", boundTo, token).ConfigureAwait(false);
             }
 
             TimeSpan left = policy.LockTimeout - waited;
@@ -137,13 +156,24 @@ public sealed partial class MemcachedClient
     /// <summary>Deserializes a value read by a lease; false for an unreadable item under <see cref="UnreadableItemPolicy.Miss"/>
     /// (never deleted here: the caller replaces it). Under <see cref="UnreadableItemPolicy.Throw"/> a win the read
     /// carried is handed back before the exception reaches the callers, so that another caller can try.</summary>
-    private bool TryReadLeased<T>(MemcachedKey key, in GetReply reply, out T value)
+    /// <remarks>A build copy (<paramref name="boundTo"/> not 0) reads only while it is bound to that item of its key; one
+    /// bound to an item since replaced reads as an unreadable item (without being counted as one), which its winner
+    /// replaces.</remarks>
+    private bool TryReadLeased<T>(MemcachedKey key, in GetReply reply, ulong boundTo, out T value, out CacheItem read, out TranscoderErrorKind reason)
     {
+        read = reply.Item;
+        if (boundTo != 0 && !BuildCopies.TryUnwrap(reply.Item, boundTo, out read))
+        {
+            value = default!;
+            reason = TranscoderErrorKind.Other;
+            return false;
+        }
+
         try
         {
-            bool read = _unreadable.TryRead(reply.Item, key, out T? item);
+            bool ok = _unreadable.TryRead(read, key, out T? item, out reason);
             value = item!;
-            return read;
+            return ok;
         }
         catch when (reply.Won)
         {
@@ -155,7 +185,7 @@ public sealed partial class MemcachedClient
     /// <summary>Runs the factory in the caller's flight and stores its value. With a win (<paramref name="cas"/> not
     /// 0), a factory, serializer or store that throws releases the win before the exception reaches the callers, so the
     /// next get wins at once instead of waiting for the placeholder's TTL.</summary>
-    private async Task<Loaded<T>> CreateAsync<T>(MemcachedKey key, Func<CancellationToken, Task<T>> factory, EntryPolicy policy, ulong cas, bool placeholder, string reason, CancellationToken token)
+    private async Task<Loaded<T>> CreateAsync<T>(MemcachedKey key, Func<CancellationToken, Task<T>> factory, EntryPolicy policy, ulong cas, bool placeholder, string reason, ulong boundTo, CancellationToken token)
     {
         MemcachedTelemetry.RecordFactoryCall(Locate(key).Endpoint, reason);
         T value;
@@ -164,7 +194,7 @@ public sealed partial class MemcachedClient
         {
             value = await factory(token).ConfigureAwait(false);
             item = _transcoder.Serialize(value);
-            await StoreCreatedAsync(key, item, policy, cas, token).ConfigureAwait(false);
+            await StoreCreatedAsync(key, boundTo == 0 ? item : BuildCopies.Wrap(boundTo, item), policy, cas, token).ConfigureAwait(false);
         }
         catch (Exception) when (cas != 0)
         {
@@ -189,23 +219,24 @@ public sealed partial class MemcachedClient
     }
 
     /// <summary>Refreshes an entry this caller won while it still had a value, after the caller has returned it.</summary>
-    private void StartRefresh<T>(MemcachedKey key, Func<CancellationToken, Task<T>> factory, EntryPolicy policy, ulong cas)
+    private void StartRefresh<T>(MemcachedKey key, Func<CancellationToken, Task<T>> factory, EntryPolicy policy, ulong cas, ulong boundTo)
     {
         // On the thread pool, without the caller's ExecutionContext: its HttpContext, Activity.Current and other
         // AsyncLocals belong to a request that will be over before the refresh is.
         using (ExecutionContext.SuppressFlow())
         {
-            _ = Task.Run(() => RefreshAsync(key, factory, policy, cas));
+            _ = Task.Run(() => RefreshAsync(key, factory, policy, cas, boundTo));
         }
     }
 
-    private async Task RefreshAsync<T>(MemcachedKey key, Func<CancellationToken, Task<T>> factory, EntryPolicy policy, ulong cas)
+    private async Task RefreshAsync<T>(MemcachedKey key, Func<CancellationToken, Task<T>> factory, EntryPolicy policy, ulong cas, ulong boundTo)
     {
         MemcachedTelemetry.RecordFactoryCall(Locate(key).Endpoint, "refresh");
         try
         {
             T value = await factory(_lifetime.Token).ConfigureAwait(false);
-            await StoreCreatedAsync(key, _transcoder.Serialize(value), policy, cas, _lifetime.Token).ConfigureAwait(false);
+            CacheItem item = _transcoder.Serialize(value);
+            await StoreCreatedAsync(key, boundTo == 0 ? item : BuildCopies.Wrap(boundTo, item), policy, cas, _lifetime.Token).ConfigureAwait(false);
         }
         catch (Exception ex)
         {

@@ -139,6 +139,58 @@ public sealed class MemcachedClientBuildCopiesTests(MemcachedServerFixture fixtu
         Assert.False((await _old.GetAsync<OrderBefore>(key)).Found);
     }
 
+    [Fact]
+    public async Task GetOrCreateAsync_TwoBuilds_EachBuildsFactoryRunsOnceAndNeitherEvictsTheOther()
+    {
+        string key = MemcachedServerFixture.UniqueKey("copies-goc");
+        int oldCalls = 0, newCalls = 0;
+
+        for (int i = 0; i < 3; i++)
+        {
+            OrderBefore old = await _old.GetOrCreateAsync(key, _ => Task.FromResult(new OrderBefore { Name = $"old {Interlocked.Increment(ref oldCalls)}" }));
+            OrderAfter @new = await _new.GetOrCreateAsync(key, _ => Task.FromResult(new OrderAfter { Name = $"new {Interlocked.Increment(ref newCalls)}", Quantity = 1 }));
+            Assert.Equal(("old 1", "new 1"), (old.Name, @new.Name));
+        }
+
+        Assert.Equal((1, 1), (oldCalls, newCalls));
+        Assert.Equal("new 1", (await _new.GetAsync<OrderAfter>(key)).Value!.Name); // the same copy, through GetAsync
+    }
+
+    [Fact]
+    public async Task GetOrCreateAsync_AfterTheOtherBuildOverwrites_FactoryRunsAgainAndTheOldCopyIsNeverServed()
+    {
+        string key = MemcachedServerFixture.UniqueKey("copies-goc-update");
+        await _old.SetAsync(key, new OrderBefore { Name = "v1" });
+        Assert.Equal("v1", (await _new.GetOrCreateAsync(key, _ => Task.FromResult(new OrderAfter { Name = "v1", Quantity = 1 }))).Name);
+
+        await _old.SetAsync(key, new OrderBefore { Name = "v2" });
+
+        OrderAfter after = await _new.GetOrCreateAsync(key, _ => Task.FromResult(new OrderAfter { Name = "v2", Quantity = 2 }));
+        Assert.Equal(("v2", 2), (after.Name, after.Quantity));
+        Assert.Equal("v2", (await _old.GetAsync<OrderBefore>(key)).Value!.Name);
+    }
+
+    [Fact]
+    public async Task GetOrCreateAsync_OtherBuildsItemTwoWebServersAtOnce_OneFactoryCallForTheFarm()
+    {
+        string key = MemcachedServerFixture.UniqueKey("copies-goc-farm");
+        await _old.SetAsync(key, new OrderBefore { Name = "v1" });
+        using var second = new MemcachedClient(Options(fixture, DeployBuilds.NewBuild()));
+        int calls = 0;
+        async Task<OrderAfter> Slow(CancellationToken ct)
+        {
+            Interlocked.Increment(ref calls);
+            await Task.Delay(300, ct);
+            return new OrderAfter { Name = "v1", Quantity = 1 };
+        }
+
+        OrderAfter[] read = await Task.WhenAll(_new.GetOrCreateAsync(key, Slow), second.GetOrCreateAsync(key, Slow));
+
+        Assert.Equal(1, calls);
+        Assert.All(read, v => Assert.Equal(("v1", 1), (v.Name, v.Quantity)));
+        Assert.Equal("v1", (await _old.GetAsync<OrderBefore>(key)).Value!.Name);
+    }
+
     public void Dispose()
     {
         _old.Dispose();

@@ -49,7 +49,7 @@ public sealed class MemcachedClientUnreadableItemTests : IDisposable
         get
         {
             var data = new TheoryData<string, string>();
-            // The README's cache-aside (GetAsync, then SetAsync on a miss) and the stampede-protected GetOrCreateAsync.
+            // Cache-aside filling with SetAsync (an overwrite) and the stampede-protected GetOrCreateAsync.
             foreach (string path in new[] { "GetOrCreateAsync", "CacheAside" })
             {
                 foreach (string scenario in Scenarios)
@@ -123,7 +123,7 @@ public sealed class MemcachedClientUnreadableItemTests : IDisposable
         _ => throw new ArgumentOutOfRangeException(nameof(path), path, null),
     };
 
-    /// <summary>The README's cache-aside: a get, and on a miss the factory and a set.</summary>
+    /// <summary>Cache-aside whose fill is a set (an overwrite): a get, and on a miss the factory and a set.</summary>
     private static async Task<OrderAfter> ReadThroughAsync(MemcachedClient client, string key, Func<OrderAfter> factory)
     {
         MemcachedGetResult<OrderAfter> cached = await client.GetAsync<OrderAfter>(key);
@@ -169,10 +169,11 @@ public sealed class MemcachedClientUnreadableItemTests : IDisposable
 
     [Theory]
     [MemberData(nameof(CreatePathsAndScenarios))]
-    public async Task Create_UnreadableItem_FactoryRunsAndItsValueReplacesTheItem(string path, string scenario)
+    public async Task Create_UnreadableItem_FactoryRunsOnceAndItsValueIsReadBack(string path, string scenario)
     {
         string key = MemcachedServerFixture.UniqueKey(path);
         TranscoderErrorKind kind = await StoreUnreadableAsync(scenario, key);
+        CacheItem stored = DeployBuilds.Unreadable(scenario).Item;
         MemcachedClient reader = Reader();
         int calls = 0;
 
@@ -187,9 +188,15 @@ public sealed class MemcachedClientUnreadableItemTests : IDisposable
         Assert.Equal(("fresh", 1), (after.Value!.Name, after.Value.Quantity));
         Assert.Single(UnreadableLogs);
 
-        // GetOrCreateAsync reads the item twice: once to find it unreadable (and mark it stale, so that one caller in
-        // the farm wins it), once more as the winner before it replaces it.
+        // Another build's item (another contract, an unknown type) stays where it is for GetOrCreateAsync: the value
+        // goes into this build's copy beside it (docs/client.md, "Rolling deploys"), read through the item, which is
+        // counted once by the call and once by the GetAsync after it. A corrupt item is replaced by the winner of the
+        // farm, after a first read that finds it unreadable and marks it stale: counted twice by the call. The
+        // cache-aside path here fills with SetAsync, an overwrite: the item is replaced, and counted once.
+        bool otherBuild = kind is TranscoderErrorKind.OtherContract or TranscoderErrorKind.UnknownType;
         Assert.Equal(Enumerable.Repeat((DeployBuilds.ReasonTag(kind), typeof(OrderAfter).ToString()), path == "GetOrCreateAsync" ? 2 : 1), Counted);
+        GetReply raw = await reader.GetRawAsync(key, CancellationToken.None);
+        Assert.Equal(path == "GetOrCreateAsync" && otherBuild, raw.Item.Equals(stored));
     }
 
     [Theory]

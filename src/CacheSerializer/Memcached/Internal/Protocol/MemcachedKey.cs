@@ -28,17 +28,21 @@ internal readonly struct MemcachedKey
     private readonly byte[]? _binary;
     private readonly byte[]? _wire;
 
+    // A build copy's key: the stored bytes of the key it is a copy of, which place it (on that key's server).
+    private readonly byte[]? _placedBy;
+
     private MemcachedKey(string original, string plainPrefix)
     {
         Original = original;
         _plainPrefix = plainPrefix;
     }
 
-    private MemcachedKey(string original, byte[] binary, byte[] wire)
+    private MemcachedKey(string original, byte[] binary, byte[] wire, byte[]? placedBy = null)
     {
         Original = original;
         _binary = binary;
         _wire = wire;
+        _placedBy = placedBy;
         IsBase64 = true;
     }
 
@@ -105,8 +109,13 @@ internal readonly struct MemcachedKey
         binary[0] = 0xFD;
         stored.CopyTo(binary.AsSpan(1));
         System.Buffers.Binary.BinaryPrimitives.WriteUInt32LittleEndian(binary.AsSpan(1 + stored.Length), build);
-        return Base64(Original, binary.Length <= MaxBase64BinaryLength ? binary : Hashed(0xFD, binary));
+        MemcachedKey copy = Base64(Original, binary.Length <= MaxBase64BinaryLength ? binary : Hashed(0xFD, binary));
+        return new MemcachedKey(Original, copy._binary!, copy._wire!, _placedBy ?? stored.ToArray());
     }
+
+    /// <summary>The bytes that place the key on a server: its stored bytes, or for a build copy those of the key it is a
+    /// copy of; written into <paramref name="scratch"/> (at least <see cref="MaxPlainLength"/> bytes) for a plain key.</summary>
+    internal ReadOnlySpan<byte> GetPlacement(Span<byte> scratch) => _placedBy ?? GetBinary(scratch);
 
     /// <summary>The key as memcached stores it (what ketama hashes): written into <paramref name="scratch"/> (at least
     /// <see cref="MaxPlainLength"/> bytes) for a plain key, else the key's own bytes.</summary>

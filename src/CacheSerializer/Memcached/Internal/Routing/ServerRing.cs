@@ -26,5 +26,5 @@ internal sealed class ServerRing
 
     // One server: every key is its (EnyimMemcachedCore's SingleNodeLocator too).
     internal MemcachedNode Locate(in MemcachedKey key) =>
-        _nodes.Length == 1 ? _nodes[0] : _nodes[_locator.Locate(key.GetBinary(stackalloc byte[MemcachedKey.MaxPlainLength]))];
+        _nodes.Length == 1 ? _nodes[0] : _nodes[_locator.Locate(key.GetPlacement(stackalloc byte[MemcachedKey.MaxPlainLength]))];
 }
