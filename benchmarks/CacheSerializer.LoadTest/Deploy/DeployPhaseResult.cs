@@ -19,6 +19,13 @@ internal sealed record DeployPhaseResult
     /// <summary>Gets the misses of a key memcached did not hold, as an update's delete left it (not a lost write).</summary>
     public long AbsentMisses { get; init; }
 
+    /// <summary>Gets the misses an update caused: a delete or an overwrite of the key had completed since the reader's
+    /// build last read or filled it (without it, the read would have hit); the others are the deploy's.</summary>
+    public long UpdateCausedMisses { get; init; }
+
+    /// <summary>Gets the misses the deploy itself caused: <see cref="Misses"/> less <see cref="UpdateCausedMisses"/>.</summary>
+    public long DeployMisses => Misses - UpdateCausedMisses;
+
     /// <summary>Gets the hits of a version older than one whose delete or overwrite had completed before the read began.</summary>
     public long StaleValues { get; init; }
 

@@ -15,6 +15,9 @@ internal sealed class DeployRows
     private readonly int[] _versions;
     private readonly SemaphoreSlim[] _gates;
 
+    // Per build (1, 2) and key: the row's version when a read or fill of that build last saw the key; -1 never seen.
+    private readonly int[][] _seen;
+
     /// <summary>Creates the rows of <paramref name="keys"/> keys, each at version 1.</summary>
     /// <param name="keys">The number of keys.</param>
     public DeployRows(int keys)
@@ -23,6 +26,22 @@ internal sealed class DeployRows
         Array.Fill(_versions, 1);
         _gates = [.. Enumerable.Range(0, keys).Select(_ => new SemaphoreSlim(1, 1))];
         Ledger = new KeyLedger(keys);
+        _seen = [new int[keys], new int[keys]];
+        Array.Fill(_seen[0], 1); // build 1 stored version 1 of every key before the deploy
+        Array.Fill(_seen[1], -1); // build 2 has seen nothing
+    }
+
+    /// <summary>Records that build <paramref name="build"/> read key <paramref name="k"/> (a hit) or filled it when the
+    /// row was at <paramref name="version"/> (read when the read began, or under the gate for a fill).</summary>
+    public void Seen(int build, int k, int version) => Volatile.Write(ref _seen[build - 1][k], version);
+
+    /// <summary>Tells whether a miss of build <paramref name="build"/> on key <paramref name="k"/> is one an update
+    /// caused: the key was updated (its version raised, before its delete or overwrite is sent) since that build last
+    /// read or filled it, so without the update it would have hit. A build's first miss of a key is the deploy's.</summary>
+    public bool MissCausedByUpdate(int build, int k)
+    {
+        int seen = Volatile.Read(ref _seen[build - 1][k]);
+        return seen >= 0 && Version(k) > seen;
     }
 
     /// <summary>Gets the ledger of the cache writes of every key.</summary>

@@ -7,8 +7,8 @@ namespace CacheSerializer.LoadTest.Deploy;
 internal sealed class DeployTally
 {
     private const int MaxSamples = 5;
-    private const int Counters = 8;
-    private const int Hits = 0, Misses = 1, OtherBuild = 2, Errors = 3, Factory = 4, Stale = 5, Absent = 6, Updates = 7;
+    private const int Counters = 9;
+    private const int Hits = 0, Misses = 1, OtherBuild = 2, Errors = 3, Factory = 4, Stale = 5, Absent = 6, Updates = 7, UpdateMisses = 8;
 
     private readonly long[] _counts = new long[3 * Counters];
     private readonly ReadFindings[] _findings = [new(), new(), new()];
@@ -56,10 +56,16 @@ internal sealed class DeployTally
 
     /// <summary>Counts a miss: of an item the reader could not read (<paramref name="unreadable"/>: its reason), or of
     /// an absent key, which is a lost write when its last write had been stored and none started since the read began
-    /// (<paramref name="lostWrite"/>), and otherwise what an update's delete left.</summary>
-    public void Miss(DeployPhase phase, string? unreadable, bool lostWrite, string key)
+    /// (<paramref name="lostWrite"/>), and otherwise what an update's delete left. <paramref name="causedByUpdate"/>: a
+    /// delete or overwrite of the key completed since the reader's build last read or filled it.</summary>
+    public void Miss(DeployPhase phase, string? unreadable, bool lostWrite, bool causedByUpdate, string key)
     {
         Add(phase, Misses);
+        if (causedByUpdate)
+        {
+            Add(phase, UpdateMisses);
+        }
+
         if (unreadable is null)
         {
             Add(phase, Absent);
@@ -110,6 +116,7 @@ internal sealed class DeployTally
             Hits = Get(Hits),
             Misses = Get(Misses),
             AbsentMisses = Get(Absent),
+            UpdateCausedMisses = Get(UpdateMisses),
             StaleValues = Get(Stale),
             Updates = Get(Updates),
             Unreadable = new SortedDictionary<string, long>(

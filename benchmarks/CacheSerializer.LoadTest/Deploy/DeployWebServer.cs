@@ -96,15 +96,17 @@ internal sealed class DeployWebServer
 
                 // The client reads an item this build cannot read as a miss; its transcoder marks the read's probe.
                 Checking.KeyLedger.ReadStart start = caller.Rows.Ledger.StartRead(k);
+                int versionAtStart = caller.Rows.Version(k);
                 var probe = ReadProbe.Start();
                 string? value = await build.ReadAsync(_client, key, stop).ConfigureAwait(false);
                 if (value is not null)
                 {
                     CheckHit(caller, k, start, value, phase);
+                    caller.Rows.Seen(build.Number, k, versionAtStart);
                     continue;
                 }
 
-                caller.Tally.Miss(phase, probe.Unreadable, caller.Rows.Ledger.IsLostHit(k, start), $"build {build.Number}, {key}");
+                caller.Tally.Miss(phase, probe.Unreadable, caller.Rows.Ledger.IsLostHit(k, start), caller.Rows.MissCausedByUpdate(build.Number, k), $"build {build.Number}, {key}");
                 caller.Tally.FactoryCall(phase);
                 await FillAsync(caller, k, phase, stop).ConfigureAwait(false);
             }
@@ -150,7 +152,9 @@ internal sealed class DeployWebServer
         try
         {
             caller.Rows.Ledger.WriteStarted(k);
-            MemcachedStoreResult stored = await caller.Build.FillAsync(_client, caller.Keys[k], k, caller.Rows.Version(k), stop).ConfigureAwait(false);
+            int version = caller.Rows.Version(k);
+            MemcachedStoreResult stored = await caller.Build.FillAsync(_client, caller.Keys[k], k, version, stop).ConfigureAwait(false);
+            caller.Rows.Seen(caller.Build.Number, k, version);
             caller.Rows.Ledger.StoreEnded(k, stored == MemcachedStoreResult.Stored);
             if (stored is not (MemcachedStoreResult.Stored or MemcachedStoreResult.NotStored))
             {
