@@ -35,14 +35,14 @@ internal sealed class DeployRows
     /// row was at <paramref name="version"/> (read when the read began, or under the gate for a fill).</summary>
     public void Seen(int build, int k, int version) => Volatile.Write(ref _seen[build - 1][k], version);
 
-    /// <summary>Tells whether a miss of build <paramref name="build"/> on key <paramref name="k"/> is one an update
-    /// caused: the key was updated (its version raised, before its delete or overwrite is sent) since that build last
-    /// read or filled it, so without the update it would have hit. A build's first miss of a key is the deploy's.</summary>
-    public bool MissCausedByUpdate(int build, int k)
-    {
-        int seen = Volatile.Read(ref _seen[build - 1][k]);
-        return seen >= 0 && Version(k) > seen;
-    }
+    /// <summary>Returns the row's version when build <paramref name="build"/> last read or filled key <paramref name="k"/>
+    /// (-1: never); a read takes it when it begins, so a fill that lands while the read is on its way does not count.</summary>
+    public int SeenVersion(int build, int k) => Volatile.Read(ref _seen[build - 1][k]);
+
+    /// <summary>Tells whether a miss of key <paramref name="k"/> by a read that began when its build had last seen
+    /// version <paramref name="seen"/> is one an update caused: the key was updated (its version raised, before its
+    /// delete or overwrite is sent) since, so without the update it would have hit. A build's first miss of a key is the deploy's.</summary>
+    public bool MissCausedByUpdate(int k, int seen) => seen >= 0 && Version(k) > seen;
 
     /// <summary>Gets the ledger of the cache writes of every key.</summary>
     public KeyLedger Ledger { get; }

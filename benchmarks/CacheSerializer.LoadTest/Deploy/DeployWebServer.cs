@@ -97,6 +97,7 @@ internal sealed class DeployWebServer
                 // The client reads an item this build cannot read as a miss; its transcoder marks the read's probe.
                 Checking.KeyLedger.ReadStart start = caller.Rows.Ledger.StartRead(k);
                 int versionAtStart = caller.Rows.Version(k);
+                int seenAtStart = caller.Rows.SeenVersion(build.Number, k);
                 var probe = ReadProbe.Start();
                 string? value = await build.ReadAsync(_client, key, stop).ConfigureAwait(false);
                 if (value is not null)
@@ -106,7 +107,7 @@ internal sealed class DeployWebServer
                     continue;
                 }
 
-                caller.Tally.Miss(phase, probe.Unreadable, caller.Rows.Ledger.IsLostHit(k, start), caller.Rows.MissCausedByUpdate(build.Number, k), $"build {build.Number}, {key}");
+                caller.Tally.Miss(phase, probe.Unreadable, caller.Rows.Ledger.IsLostHit(k, start), caller.Rows.MissCausedByUpdate(k, seenAtStart), $"build {build.Number}, {key}");
                 caller.Tally.FactoryCall(phase);
                 await FillAsync(caller, k, phase, stop).ConfigureAwait(false);
             }
