@@ -155,7 +155,12 @@ internal sealed class DeployWebServer
             caller.Rows.Ledger.WriteStarted(k);
             int version = caller.Rows.Version(k);
             MemcachedStoreResult stored = await caller.Build.FillAsync(_client, caller.Keys[k], k, version, stop).ConfigureAwait(false);
-            caller.Rows.Seen(caller.Build.Number, k, version);
+            if (stored == MemcachedStoreResult.Stored)
+            {
+                // Only a fill that stored: one that found the key filled meanwhile (by the other build, after a delete)
+                // leaves this build's next read to miss, which the update before it caused.
+                caller.Rows.Seen(caller.Build.Number, k, version);
+            }
             caller.Rows.Ledger.StoreEnded(k, stored == MemcachedStoreResult.Stored);
             if (stored is not (MemcachedStoreResult.Stored or MemcachedStoreResult.NotStored))
             {

@@ -75,9 +75,11 @@ public sealed class MemcachedDistributedCacheTests : IDisposable
 
     private async Task AbsoluteExpires()
     {
-        await _cache.SetAsync("dc:abs", Bytes("x"), new DistributedCacheEntryOptions { AbsoluteExpirationRelativeToNow = TimeSpan.FromSeconds(4) });
+        // A 10 s TTL: the read right after the set may come seconds late on a loaded machine (a 4 s TTL lost it once,
+        // with a load test running beside the suite on 2 cores) and must still find the item.
+        await _cache.SetAsync("dc:abs", Bytes("x"), new DistributedCacheEntryOptions { AbsoluteExpirationRelativeToNow = TimeSpan.FromSeconds(10) });
         Assert.NotNull(await _cache.GetAsync("dc:abs"));
-        await Task.Delay(4200);
+        await Task.Delay(10200);
         Assert.Null(await _cache.GetAsync("dc:abs"));
     }
 
@@ -102,11 +104,11 @@ public sealed class MemcachedDistributedCacheTests : IDisposable
         await _cache.SetAsync("dc:capped", Bytes("x"), new DistributedCacheEntryOptions
         {
             SlidingExpiration = TimeSpan.FromSeconds(30),
-            AbsoluteExpirationRelativeToNow = TimeSpan.FromSeconds(5),
+            AbsoluteExpirationRelativeToNow = TimeSpan.FromSeconds(10),
         });
         await Task.Delay(1000);
         Assert.NotNull(await _cache.GetAsync("dc:capped"));
-        await Task.Delay(4500);
+        await Task.Delay(9500);
         Assert.Null(await _cache.GetAsync("dc:capped"));
     }
 

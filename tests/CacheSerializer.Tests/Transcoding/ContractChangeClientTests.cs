@@ -82,4 +82,51 @@ public sealed class ContractChangeClientTests(MemcachedServerFixture fixture) : 
         Assert.True(fresh.Found, change);
         Assert.True(isB(fresh.Value!), change);
     }
+    [Fact]
+    public async Task AddAsync_TwoBuildsOfAnAppReadThrough_KeepEachOthersEntriesAndNeverReadAStaleValue()
+    {
+        // Issue 32, as a new user's two builds of an app meet it: build B adds a member to the class both builds call
+        // CacheSerializer.Deploy.MemberAdded; each reads through the cache (GetAsync, and on a miss AddAsync).
+        string key = MemcachedServerFixture.UniqueKey("two-builds");
+        int loadsA = 0, loadsB = 0;
+        async Task<string?> ReadA(string version)
+        {
+            MemcachedGetResult<A.MemberAdded> hit = await _buildA.GetAsync<A.MemberAdded>(key);
+            if (hit.Found)
+            {
+                return hit.Value!.Name;
+            }
+
+            loadsA++;
+            await _buildA.AddAsync(key, new A.MemberAdded { Id = 1, Name = version });
+            return version;
+        }
+
+        async Task<string?> ReadB(string version)
+        {
+            MemcachedGetResult<B.MemberAdded> hit = await _buildB.GetAsync<B.MemberAdded>(key);
+            if (hit.Found)
+            {
+                return hit.Value!.Name;
+            }
+
+            loadsB++;
+            await _buildB.AddAsync(key, new B.MemberAdded { Id = 1, Name = version, Price = 1.5m });
+            return version;
+        }
+
+        for (int i = 0; i < 5; i++)
+        {
+            Assert.Equal("v1", await ReadA("v1"));
+            Assert.Equal("v1", await ReadB("v1"));
+        }
+
+        Assert.Equal((1, 1), (loadsA, loadsB)); // one load per build for the whole deploy, not one per switch
+
+        // An update by either build (the source of truth changes to v2, then the key is deleted) reaches both.
+        Assert.True(await _buildB.DeleteAsync(key));
+        Assert.Equal("v2", await ReadA("v2"));
+        Assert.Equal("v2", await ReadB("v2"));
+        Assert.Equal((2, 2), (loadsA, loadsB));
+    }
 }

@@ -47,6 +47,13 @@ public sealed class DeployScenarioTests : IDisposable
             Assert.True(changed[DeployPhase.During].Unreadable.Values.Sum() > 0, $"{changed.Kind}: no unreadable read during the deploy\n{log}");
         }
 
+        // Build copies (issue 32): besides the misses updates cause, a member added or retyped costs at most 2 x the
+        // keys in misses during the deploy.
+        foreach (DeployKindResult changed in report.Kinds.Skip(1).Take(2))
+        {
+            Assert.True(changed[DeployPhase.During].DeployMisses <= 2 * settings.Keys, $"{changed.Kind}: {changed[DeployPhase.During].DeployMisses} misses of the deploy's own\n{log}");
+        }
+
         // Each of the reason its change explains: another contract for a member added or retyped, an unknown type for
         // the removed subtype.
         Assert.Equal(["other_contract"], report.Kinds[1].Unreadable.Keys);
