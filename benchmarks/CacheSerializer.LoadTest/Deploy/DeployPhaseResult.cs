@@ -53,6 +53,13 @@ internal sealed record DeployPhaseResult
     /// <summary>Gets the factory calls: one per miss, each followed by a set (an update's overwrite is not one).</summary>
     public long FactoryCalls { get; init; }
 
+    /// <summary>Gets the items memcached held when the phase ended (stats <c>curr_items</c>): the keys, and during a
+    /// deploy that changed a contract the build copies beside them.</summary>
+    public long MemcachedItems { get; init; }
+
+    /// <summary>Gets the bytes memcached held for them when the phase ended (stats <c>bytes</c>).</summary>
+    public long MemcachedBytes { get; init; }
+
     /// <summary>Gets hits / reads.</summary>
     public double HitRate => Reads == 0 ? 0 : (double)Hits / Reads;
 }

@@ -8,7 +8,7 @@ namespace CacheSerializer.LoadTest.Deploy;
 internal static class DeployReportWriter
 {
     private static readonly string[] Columns =
-        ["Change", "errors", "corruptions", "stale values", "lost writes", "hit rate before", "during", "after", "factory calls", "misses", "of them from updates", "deploy's misses during", "unreadable (by reason)", "absent (after a delete)", "other build's value", "updates", "reads"];
+        ["Change", "errors", "corruptions", "stale values", "lost writes", "hit rate before", "during", "after", "factory calls", "misses", "of them from updates", "deploy's misses during", "unreadable (by reason)", "absent (after a delete)", "other build's value", "updates", "reads", "memcached items before / during / after", "bytes before / during / after"];
 
     /// <summary>Returns the report as Markdown: the settings, the machine, and one row per change kind.</summary>
     /// <param name="report">The report.</param>
@@ -27,6 +27,7 @@ internal static class DeployReportWriter
                 P(k[DeployPhase.Before].HitRate), P(k[DeployPhase.During].HitRate), P(k[DeployPhase.After].HitRate),
                 N(k.FactoryCalls), N(k.Misses), N(k.Phases.Sum(p => p.UpdateCausedMisses)), N(k[DeployPhase.During].DeployMisses), ByReason(k.Unreadable), N(k.Phases.Sum(p => p.AbsentMisses)), N(k.Phases.Sum(p => p.OtherBuildValues)),
                 N(k.Phases.Sum(p => p.Updates)), N(k.Phases.Sum(p => p.Reads)),
+                string.Join(" / ", k.Phases.Select(p => N(p.MemcachedItems))), string.Join(" / ", k.Phases.Select(p => N(p.MemcachedBytes))),
             ]),
             report.Kinds.Select(k => $"{k.Kind}: {k.Description}"));
     }

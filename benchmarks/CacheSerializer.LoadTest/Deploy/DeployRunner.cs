@@ -71,18 +71,28 @@ internal static class DeployRunner
         }
 
         var clock = Stopwatch.StartNew();
+
+        // What memcached holds at the end of each phase: the deploy's cost in items and bytes (build copies), and after it.
+        var held = new ServerStats[3];
         try
         {
             for (int i = 0; i < farm.Length; i++)
             {
                 await ScenarioRunner.WaitUntilAsync(clock, settings.Step * (i + 1), cancellationToken).ConfigureAwait(false);
+                if (i == 0)
+                {
+                    held[(int)DeployPhase.Before] = await ServerStats.ReadAsync(loader, cancellationToken).ConfigureAwait(false);
+                }
+
                 tally.Phase = DeployPhase.During;
                 await farm[i].StopAsync().ConfigureAwait(false);
                 farm[i] = DeployWebServer.Start(build2, build1, endpoints, keys, rows, tally, settings.CallersPerClient, settings.UpdateEvery, Seed(i, 2), wrapTranscoder);
             }
 
+            held[(int)DeployPhase.During] = await ServerStats.ReadAsync(loader, cancellationToken).ConfigureAwait(false);
             tally.Phase = DeployPhase.After;
             await ScenarioRunner.WaitUntilAsync(clock, settings.DurationPerKind, cancellationToken).ConfigureAwait(false);
+            held[(int)DeployPhase.After] = await ServerStats.ReadAsync(loader, cancellationToken).ConfigureAwait(false);
         }
         finally
         {
@@ -99,7 +109,11 @@ internal static class DeployRunner
         {
             Kind = name,
             Description = DeployModels.Describe(kind),
-            Phases = [tally.Result(DeployPhase.Before, evictions), tally.Result(DeployPhase.During, evictions), tally.Result(DeployPhase.After, evictions)],
+            Phases = [.. new[] { DeployPhase.Before, DeployPhase.During, DeployPhase.After }.Select(p => tally.Result(p, evictions) with
+            {
+                MemcachedItems = held[(int)p].CurrentItems,
+                MemcachedBytes = held[(int)p].Bytes,
+            })],
             Samples = tally.Samples(),
         };
     }
