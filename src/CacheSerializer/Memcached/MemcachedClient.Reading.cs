@@ -69,13 +69,21 @@ public sealed partial class MemcachedClient
     {
         MemcachedKey copyKey = key.CopyFor(BuildCopies.BuildOf(typeof(T)));
         GetReply copy = await ExecuteValueAsync(node, GetRequest.Get(copyKey, pooled: false, _returnWin, _getRequests), cancellationToken).ConfigureAwait(false);
-        if (copy.Hit && BuildCopies.TryUnwrap(copy.Item, cas, out CacheItem item) && _unreadable.TryRead(item, key, out T? value, out _))
+        return TryReadCopy(key, copy, cas, out T? value) ? new MemcachedGetResult<T>(value, 0) : default;
+    }
+
+    /// <summary>Reads the reply to a get of this build's copy of <paramref name="key"/> (a miss: no reply at all); false
+    /// when there is no copy bound to the item of CAS <paramref name="cas"/>, which is then remembered for the fill.</summary>
+    private bool TryReadCopy<T>(in MemcachedKey key, in GetReply copy, ulong cas, out T? value)
+    {
+        if (copy.Hit && BuildCopies.TryUnwrap(copy.Item, cas, out CacheItem item) && _unreadable.TryRead(item, key, out value, out _))
         {
-            return new MemcachedGetResult<T>(value, 0);
+            return true;
         }
 
         _copies.MissedOtherBuild(key.Original, typeof(T), cas);
-        return default;
+        value = default;
+        return false;
     }
 
     /// <summary>Stores <paramref name="item"/> as this build's copy of <paramref name="key"/>, bound to the item of

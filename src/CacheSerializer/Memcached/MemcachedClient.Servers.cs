@@ -106,14 +106,9 @@ public sealed partial class MemcachedClient
             for (int i = 0; i < ofServer.Length; i++)
             {
                 OtherBuildItem item = ofServer[i];
-                if (copies is not null && copies[i].Hit && BuildCopies.TryUnwrap(copies[i].Item, item.Cas, out CacheItem copied)
-                    && _unreadable.TryRead(copied, item.Key, out T? value, out _))
+                if (TryReadCopy(item.Key, copies is null ? default : copies[i], item.Cas, out T? value))
                 {
                     results[item.CallerKey] = value;
-                }
-                else
-                {
-                    _copies.MissedOtherBuild(item.Key.Original, typeof(T), item.Cas);
                 }
             }
         }

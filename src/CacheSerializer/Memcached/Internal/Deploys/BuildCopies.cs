@@ -31,6 +31,10 @@ internal sealed class BuildCopies
     private static readonly ConcurrentDictionary<Type, uint> Builds = new();
     private readonly ConcurrentDictionary<(string Key, Type Type), ulong> _pending = new();
 
+    // About how many fills are remembered: ConcurrentDictionary.Count takes every lock of the dictionary, too much for
+    // each read of another build's item during a deploy. Only the bound uses it, so an approximate count will do.
+    private int _count;
+
     /// <summary>Returns the build of <paramref name="type"/>: the FNV-1a of its module's version id and its full name, so
     /// every web server of one build agrees, and two builds of the type (two compilations) differ.</summary>
     internal static uint BuildOf(Type type) => Builds.GetOrAdd(type, static t =>
@@ -44,16 +48,33 @@ internal sealed class BuildCopies
     /// under CAS token <paramref name="cas"/>, so that the fill which follows is stored as a copy bound to it.</summary>
     internal void MissedOtherBuild(string key, Type type, ulong cas)
     {
-        if (_pending.Count >= MaxPending)
+        if (Volatile.Read(ref _count) >= MaxPending)
         {
             _pending.Clear();
+            Volatile.Write(ref _count, 0);
         }
 
-        _pending[(key, type)] = cas;
+        if (_pending.TryAdd((key, type), cas))
+        {
+            Interlocked.Increment(ref _count);
+        }
+        else
+        {
+            _pending[(key, type)] = cas;
+        }
     }
 
     /// <summary>Takes the CAS token a read of <paramref name="key"/> as a <paramref name="type"/> saw on another build's item.</summary>
-    internal bool TryTakeMiss(string key, Type type, out ulong cas) => _pending.TryRemove((key, type), out cas);
+    internal bool TryTakeMiss(string key, Type type, out ulong cas)
+    {
+        if (!_pending.TryRemove((key, type), out cas))
+        {
+            return false;
+        }
+
+        Interlocked.Decrement(ref _count);
+        return true;
+    }
 
     /// <summary>Wraps <paramref name="item"/> as a copy bound to <paramref name="cas"/>.</summary>
     internal static CacheItem Wrap(ulong cas, CacheItem item)
