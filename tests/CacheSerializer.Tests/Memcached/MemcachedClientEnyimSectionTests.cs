@@ -2,10 +2,9 @@ using System.Text;
 using CacheSerializer.Memcached;
 using CacheSerializer.Memcached.Internal.Routing;
 using CacheSerializer.Tests.Memcached.Fixtures;
+using CacheSerializer.Tests.Transcoding;
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
-using Newtonsoft.Json;
-using Newtonsoft.Json.Bson;
 
 namespace CacheSerializer.Tests.Memcached;
 
@@ -54,7 +53,7 @@ public sealed class MemcachedClientEnyimSectionTests(MemcachedServerFixture fixt
         using var raw = new MemcachedClient(new MemcachedClientOptions { Servers = { fixture.Servers[server].Endpoint }, Transcoder = new ItemTranscoder() });
         CacheItem stored = (await raw.GetAsync<CacheItem>(key)).Value;
         Assert.Equal(0x0101u, stored.Flags);
-        Assert.Equal(DefaultTranscoderSerializeObject(order), stored.Data.ToArray());
+        Assert.Equal(DefaultTranscoderReference.SerializeObject(order), stored.Data.ToArray());
         Assert.Equal(order, await client.GetValueAsync<Order>(key));
     }
 
@@ -83,14 +82,6 @@ public sealed class MemcachedClientEnyimSectionTests(MemcachedServerFixture fixt
             .AddJsonStream(new MemoryStream(Encoding.UTF8.GetBytes($$"""{ "enyimMemcached": { "Servers": [ {{servers}} ]{{extra}} } }""")))
             .Build();
         return new ServiceCollection().AddMemcached(configuration.GetSection("enyimMemcached"));
-    }
-
-    private static byte[] DefaultTranscoderSerializeObject(object value)
-    {
-        using var stream = new MemoryStream();
-        using var writer = new BsonDataWriter(stream);
-        new JsonSerializer().Serialize(writer, value);
-        return stream.ToArray();
     }
 
     public sealed record Order

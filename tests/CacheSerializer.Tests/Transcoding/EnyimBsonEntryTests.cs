@@ -12,16 +12,8 @@ public class EnyimBsonEntryTests
 {
     private readonly ProtobufTranscoder _transcoder = new();
 
-    private static CacheItem WrittenByDefaultTranscoder(object value, uint flags = 0x0101)
-    {
-        using var stream = new MemoryStream();
-        using (var writer = new BsonDataWriter(stream))
-        {
-            new JsonSerializer().Serialize(writer, value);
-        }
-
-        return new CacheItem(flags, new ArraySegment<byte>(stream.ToArray()));
-    }
+    private static CacheItem WrittenByDefaultTranscoder(object value, uint flags = 0x0101) =>
+        new(flags, new ArraySegment<byte>(DefaultTranscoderReference.SerializeObject(value)));
 
     [Fact]
     public void DeserializeOfT_BsonObject_ReturnsObject()

@@ -1,7 +1,5 @@
-using System.Collections;
 using System.Numerics;
 using Newtonsoft.Json;
-using Newtonsoft.Json.Bson;
 using ProtoBuf;
 
 namespace CacheSerializer.Tests.Transcoding;
@@ -50,7 +48,7 @@ public class EnyimMigrationWriterTests
         CacheItem item = _migration.Serialize(value);
 
         Assert.Equal(0x0101u, item.Flags);
-        Assert.Equal(DefaultTranscoderSerializeObject(value), item.Bytes());
+        Assert.Equal(DefaultTranscoderReference.SerializeObject(value), item.Bytes());
     }
 
     [Fact]
@@ -61,7 +59,7 @@ public class EnyimMigrationWriterTests
         CacheItem item = _migration.Serialize(value);
 
         Assert.Equal(0x0101u, item.Flags);
-        Assert.Equal(DefaultTranscoderSerializeObject(value), item.Bytes());
+        Assert.Equal(DefaultTranscoderReference.SerializeObject(value), item.Bytes());
     }
 
     [Theory]
@@ -98,7 +96,7 @@ public class EnyimMigrationWriterTests
     public void Serialize_ValueDefaultTranscoderCannotWrite_ThrowsUnstorableLikeIt(object value)
     {
         // The reference throws too: BSON's root must be a document or an array.
-        Assert.ThrowsAny<JsonException>(() => DefaultTranscoderSerializeObject(value));
+        Assert.ThrowsAny<JsonException>(() => DefaultTranscoderReference.SerializeObject(value));
 
         TranscoderException thrown = Assert.Throws<TranscoderException>(() => _migration.Serialize(value));
 
@@ -137,16 +135,16 @@ public class EnyimMigrationWriterTests
         // What an old application reads from our item is exactly what it reads from its own.
         CacheItem item = _migration.Serialize(value);
 
-        if (value is IDictionary)
+        if (value is System.Collections.IDictionary)
         {
             // DefaultTranscoder reads every IEnumerable root as an array, so it cannot read its own dictionaries either.
-            Assert.ThrowsAny<JsonException>(() => DefaultTranscoderDeserialize(item.Bytes(), value.GetType()));
-            Assert.ThrowsAny<JsonException>(() => DefaultTranscoderDeserialize(DefaultTranscoderSerializeObject(value), value.GetType()));
+            Assert.ThrowsAny<JsonException>(() => DefaultTranscoderReference.Deserialize(item.Bytes(), value.GetType()));
+            Assert.ThrowsAny<JsonException>(() => DefaultTranscoderReference.Deserialize(DefaultTranscoderReference.SerializeObject(value), value.GetType()));
             return;
         }
 
-        object? read = DefaultTranscoderDeserialize(item.Bytes(), value.GetType());
-        object? readOwn = DefaultTranscoderDeserialize(DefaultTranscoderSerializeObject(value), value.GetType());
+        object? read = DefaultTranscoderReference.Deserialize(item.Bytes(), value.GetType());
+        object? readOwn = DefaultTranscoderReference.Deserialize(DefaultTranscoderReference.SerializeObject(value), value.GetType());
 
         Assert.IsType(value.GetType(), read);
         Assert.Equal(JsonConvert.SerializeObject(readOwn), JsonConvert.SerializeObject(read));
@@ -188,26 +186,6 @@ public class EnyimMigrationWriterTests
         ArgumentException thrown = Assert.Throws<ArgumentException>(() => new ProtobufTranscoder(new ProtobufTranscoderOptions { ObjectFormat = (TranscoderObjectFormat)7 }));
 
         Assert.Contains("ObjectFormat", thrown.Message, StringComparison.Ordinal);
-    }
-
-    private static byte[] DefaultTranscoderSerializeObject(object value)
-    {
-        using var stream = new MemoryStream();
-        using (var writer = new BsonDataWriter(stream))
-        {
-            new JsonSerializer().Serialize(writer, value);
-            return stream.ToArray();
-        }
-    }
-
-    private static object? DefaultTranscoderDeserialize(byte[] data, Type type)
-    {
-        using var stream = new MemoryStream(data);
-        using var reader = new BsonDataReader(stream)
-        {
-            ReadRootValueAsArray = typeof(IEnumerable).IsAssignableFrom(type),
-        };
-        return new JsonSerializer().Deserialize(reader, type);
     }
 
     [ProtoContract]
