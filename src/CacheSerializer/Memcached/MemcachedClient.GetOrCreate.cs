@@ -206,17 +206,12 @@ public sealed partial class MemcachedClient
     }
 
     /// <summary>Stores a created value for <see cref="EntryPolicy.StoredFor"/>. With the CAS token of the placeholder or
-    /// stale item this caller won, a value stored or an invalidation made since (both change the token) wins over this
-    /// one (<c>EX</c>: nothing to do); a placeholder that expired or was deleted meanwhile (<c>NF</c>) is replaced by an
-    /// add, which never overwrites a value another caller stored first.</summary>
-    private async Task StoreCreatedAsync(MemcachedKey key, CacheItem item, EntryPolicy policy, ulong cas, CancellationToken token)
-    {
-        MemcachedStoreResult stored = await StoreAsync(StoreMode.Set, key, item, policy.StoredFor, cas, token).ConfigureAwait(false);
-        if (stored == MemcachedStoreResult.NotFound)
-        {
-            await StoreAsync(StoreMode.Add, key, item, policy.StoredFor, 0, token).ConfigureAwait(false);
-        }
-    }
+    /// stale item this caller won, a value stored or an invalidation made since (both change the token: <c>EX</c>) wins
+    /// over this one, and so does a delete (<c>NF</c>): the value may have been loaded before the update the delete
+    /// stands for, so it is returned to the callers and not stored (the next get wins a new placeholder). Without a
+    /// token (no placeholder could be made, or the wait timed out) the value is stored as it is.</summary>
+    private Task<MemcachedStoreResult> StoreCreatedAsync(MemcachedKey key, CacheItem item, EntryPolicy policy, ulong cas, CancellationToken token) =>
+        StoreAsync(StoreMode.Set, key, item, policy.StoredFor, cas, token);
 
     /// <summary>Refreshes an entry this caller won while it still had a value, after the caller has returned it.</summary>
     private void StartRefresh<T>(MemcachedKey key, Func<CancellationToken, Task<T>> factory, EntryPolicy policy, ulong cas, ulong boundTo)
