@@ -36,29 +36,37 @@ internal static class DeployCommand
         HelpName = "names",
     };
 
+    private static readonly Option<string?> ApiOption = new("--api")
+    {
+        Description = $"How the web servers read through the cache: {string.Join(", ", DeploySettings.ApiNames)} (default: {DeploySettings.NameOf(Defaults.Api)}, the README's GetAsync then AddAsync).",
+        HelpName = "name",
+    };
+
     /// <summary>Builds the <c>deploy</c> command.</summary>
     /// <returns>The command.</returns>
     public static Command Create() => Common.CreateCommand(
         "deploy",
         "The rolling-deploy scenario: N web servers under load switch one by one from build 1 to build 2 of the models, "
         + "for each change kind, with update traffic; counts errors, corruptions, stale values, lost writes, unreadable items by reason, hit rate before, during and after, and factory calls.",
-        [KeysOption, StepOption, UpdateEveryOption, KindsOption],
+        [KeysOption, StepOption, UpdateEveryOption, KindsOption, ApiOption],
         RunAsync);
 
     /// <summary>Turns a parse result into settings: the defaults, then the short mode, then every option given explicitly.</summary>
     /// <param name="result">The parse result.</param>
     /// <returns>The settings (not yet validated).</returns>
-    /// <exception cref="ArgumentException">A change kind name is unknown.</exception>
+    /// <exception cref="ArgumentException">A change kind name or the API name is unknown.</exception>
     public static DeploySettings ToSettings(ParseResult result)
     {
         ArgumentNullException.ThrowIfNull(result);
         DeploySettings settings = Common.Start(result);
         string? kinds = result.GetValue(KindsOption);
+        string? api = result.GetValue(ApiOption);
         return Common.Apply(result, settings with
         {
             Keys = ScenarioOptions<DeploySettings>.Given(result, KeysOption) ? result.GetValue(KeysOption) : settings.Keys,
             Step = ScenarioOptions<DeploySettings>.Given(result, StepOption) ? result.GetValue(StepOption) : settings.Step,
             UpdateEvery = ScenarioOptions<DeploySettings>.Given(result, UpdateEveryOption) ? result.GetValue(UpdateEveryOption) : settings.UpdateEvery,
+            Api = string.IsNullOrWhiteSpace(api) ? settings.Api : DeploySettings.ParseApi(api),
             Kinds = string.IsNullOrWhiteSpace(kinds) ? settings.Kinds : [.. kinds.Split(',', StringSplitOptions.RemoveEmptyEntries).Select(DeploySettings.ParseKind)],
         });
     }

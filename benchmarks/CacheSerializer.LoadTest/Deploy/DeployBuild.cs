@@ -1,4 +1,5 @@
 using CacheSerializer.Memcached;
+using Microsoft.Extensions.Caching.Hybrid;
 
 namespace CacheSerializer.LoadTest.Deploy;
 
@@ -44,6 +45,35 @@ internal abstract class DeployBuild
     /// <param name="cancellationToken">Ends the write when the web server stops.</param>
     /// <returns>What memcached did with the set.</returns>
     public abstract Task<MemcachedStoreResult> WriteAsync(MemcachedClient client, string key, int k, int version, CancellationToken cancellationToken);
+
+    /// <summary>Reads a key through the client's <c>GetOrCreateAsync</c> of this build's type (its default options).</summary>
+    /// <param name="client">The web server's client.</param>
+    /// <param name="key">The key.</param>
+    /// <param name="k">The key's number, from which the factory makes the value.</param>
+    /// <param name="load">The factory's read of the row's version.</param>
+    /// <param name="cancellationToken">Ends the call when the web server stops.</param>
+    /// <returns>The value as text.</returns>
+    public abstract Task<string> GetOrCreateAsync(MemcachedClient client, string key, int k, Func<CancellationToken, Task<int>> load, CancellationToken cancellationToken);
+
+    /// <summary>Reads a key through HybridCache's <c>GetOrCreateAsync</c> of this build's type.</summary>
+    /// <param name="hybrid">The web server's HybridCache.</param>
+    /// <param name="options">The entry options.</param>
+    /// <param name="key">The key.</param>
+    /// <param name="k">The key's number, from which the factory makes the value.</param>
+    /// <param name="load">The factory's read of the row's version.</param>
+    /// <param name="cancellationToken">Ends the call when the web server stops.</param>
+    /// <returns>The value as text.</returns>
+    public abstract Task<string> GetOrCreateAsync(HybridCache hybrid, HybridCacheEntryOptions options, string key, int k, Func<CancellationToken, Task<int>> load, CancellationToken cancellationToken);
+
+    /// <summary>An update's overwrite through HybridCache's <c>SetAsync</c>, which reports nothing.</summary>
+    /// <param name="hybrid">The web server's HybridCache.</param>
+    /// <param name="options">The entry options.</param>
+    /// <param name="key">The key.</param>
+    /// <param name="k">The key's number, from which the value is made.</param>
+    /// <param name="version">The version of the key's row in the source of truth.</param>
+    /// <param name="cancellationToken">Ends the write when the web server stops.</param>
+    /// <returns><see cref="MemcachedStoreResult.Stored"/> once HybridCache's set completed.</returns>
+    public abstract Task<MemcachedStoreResult> WriteAsync(HybridCache hybrid, HybridCacheEntryOptions options, string key, int k, int version, CancellationToken cancellationToken);
 
     /// <summary>Returns the text of the value this build's factory makes for version <paramref name="version"/> of key <paramref name="k"/>.</summary>
     /// <param name="k">The key's number.</param>

@@ -1,4 +1,5 @@
 using CacheSerializer.Memcached;
+using Microsoft.Extensions.Caching.Hybrid;
 
 namespace CacheSerializer.LoadTest.Deploy;
 
@@ -40,6 +41,21 @@ internal sealed class DeployBuild<T>(int number, IReadOnlyDictionary<Type, int> 
     /// <inheritdoc/>
     public override Task<MemcachedStoreResult> WriteAsync(MemcachedClient client, string key, int k, int version, CancellationToken cancellationToken) =>
         client.SetAsync(key, create(k, version), expiration: null, cancellationToken);
+
+    /// <inheritdoc/>
+    public override async Task<string> GetOrCreateAsync(MemcachedClient client, string key, int k, Func<CancellationToken, Task<int>> load, CancellationToken cancellationToken) =>
+        describe(await client.GetOrCreateAsync(key, async token => create(k, await load(token).ConfigureAwait(false)), options: null, cancellationToken).ConfigureAwait(false));
+
+    /// <inheritdoc/>
+    public override async Task<string> GetOrCreateAsync(HybridCache hybrid, HybridCacheEntryOptions options, string key, int k, Func<CancellationToken, Task<int>> load, CancellationToken cancellationToken) =>
+        describe(await hybrid.GetOrCreateAsync(key, async token => create(k, await load(token).ConfigureAwait(false)), options, cancellationToken: cancellationToken).ConfigureAwait(false));
+
+    /// <inheritdoc/>
+    public override async Task<MemcachedStoreResult> WriteAsync(HybridCache hybrid, HybridCacheEntryOptions options, string key, int k, int version, CancellationToken cancellationToken)
+    {
+        await hybrid.SetAsync(key, create(k, version), options, cancellationToken: cancellationToken).ConfigureAwait(false);
+        return MemcachedStoreResult.Stored;
+    }
 
     /// <inheritdoc/>
     public override string Expected(int k, int version) => describe(create(k, version));

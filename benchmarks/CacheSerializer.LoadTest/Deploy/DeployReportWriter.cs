@@ -19,7 +19,7 @@ internal static class DeployReportWriter
         DeploySettings s = report.Settings;
         return ScenarioReportWriter.ToMarkdown(
             report,
-            string.Create(CultureInfo.InvariantCulture, $"Rolling deploy: {s.Clients} web servers (independent MemcachedClient instances) x {s.CallersPerClient} callers running get-or-load on {s.Keys} keys, stored by build 1 first, {(s.UpdateEvery == 0 ? "no updates" : $"every {s.UpdateEvery}th operation an update (a new version, then a delete or an overwrite)")}; one web server switched to build 2 every {s.Step.TotalSeconds:0.###} s ({s.DurationPerKind.TotalSeconds:0.#} s per change kind)."),
+            string.Create(CultureInfo.InvariantCulture, $"Rolling deploy: {s.Clients} web servers (independent MemcachedClient instances) x {s.CallersPerClient} callers reading {s.Keys} keys through {ApiText(s.Api)}, stored by build 1 first, {(s.UpdateEvery == 0 ? "no updates" : $"every {s.UpdateEvery}th operation an update (a new version, then a delete or an overwrite)")}; one web server switched to build 2 every {s.Step.TotalSeconds:0.###} s ({s.DurationPerKind.TotalSeconds:0.#} s per change kind)."),
             Columns,
             report.Kinds.Select(k => (IReadOnlyList<string>)
             [
@@ -37,6 +37,13 @@ internal static class DeployReportWriter
     /// <param name="directory">The directory, created if needed.</param>
     /// <returns>The paths written: JSON, then Markdown.</returns>
     public static IReadOnlyList<string> Save(DeployReport report, string directory) => ScenarioReportWriter.Save("deploy", report, ToMarkdown(report), directory);
+
+    private static string ApiText(DeployApi api) => api switch
+    {
+        DeployApi.CacheAside => "cache-aside (GetAsync, then the factory and AddAsync on a miss)",
+        DeployApi.GetOrCreate => "MemcachedClient.GetOrCreateAsync",
+        _ => "HybridCache.GetOrCreateAsync (local cache off; the package's IDistributedCache and serializer)",
+    };
 
     private static string P(double rate) => rate.ToString("0.0 %", CultureInfo.InvariantCulture);
 }

@@ -24,7 +24,7 @@ internal static class DeployRunner
         ScenarioRunner.RunAsync(
             settings,
             memoryMegabytes: 64,
-            $"{settings.Clients} web servers x {settings.CallersPerClient} callers, {settings.Keys} keys, one server switched to build 2 every {settings.Step.TotalSeconds:0.###} s ({settings.DurationPerKind.TotalSeconds:0.#} s per change kind)",
+            $"{settings.Clients} web servers x {settings.CallersPerClient} callers reading through {DeploySettings.NameOf(settings.Api)}, {settings.Keys} keys, one server switched to build 2 every {settings.Step.TotalSeconds:0.###} s ({settings.DurationPerKind.TotalSeconds:0.#} s per change kind)",
             settings.Kinds,
             (kind, endpoints) => RunKindAsync(kind, endpoints, settings, wrapTranscoder, cancellationToken),
             result => string.Create(CultureInfo.InvariantCulture,
@@ -43,12 +43,14 @@ internal static class DeployRunner
 
         // A warm cache before the deploy, as in production: every miss later is an unreadable item or a key an update
         // deleted (none expires).
-        await using MemcachedClient loader = DeployWebServer.CreateClient(build1, endpoints, wrapTranscoder);
+        // Through the run's API, so that build 1 reads what it stored (HybridCache's entries have a format of their own).
+        await using var loaderCache = DeployCache.Create(settings.Api, build1, endpoints, wrapTranscoder);
+        MemcachedClient loader = loaderCache.Client;
         await loader.FlushAllAsync(cancellationToken).ConfigureAwait(false);
         ServerStats before = await ServerStats.ReadAsync(loader, cancellationToken).ConfigureAwait(false);
         for (int k = 0; k < keys.Length; k++)
         {
-            MemcachedStoreResult stored = await build1.WriteAsync(loader, keys[k], k, version: 1, cancellationToken).ConfigureAwait(false);
+            MemcachedStoreResult stored = await loaderCache.WriteAsync(keys[k], k, version: 1, cancellationToken).ConfigureAwait(false);
             if (stored != MemcachedStoreResult.Stored)
             {
                 throw new InvalidOperationException($"{name}: build 1 could not store {keys[k]} before the deploy: {stored}");
@@ -67,7 +69,7 @@ internal static class DeployRunner
         int Seed(int server, int build) => HashCode.Combine(settings.Seed, kind, server, build);
         for (int i = 0; i < farm.Length; i++)
         {
-            farm[i] = DeployWebServer.Start(build1, build2, endpoints, keys, rows, tally, settings.CallersPerClient, settings.UpdateEvery, Seed(i, 1), wrapTranscoder);
+            farm[i] = DeployWebServer.Start(settings.Api, build1, build2, endpoints, keys, rows, tally, settings.CallersPerClient, settings.UpdateEvery, Seed(i, 1), wrapTranscoder);
         }
 
         var clock = Stopwatch.StartNew();
@@ -86,7 +88,7 @@ internal static class DeployRunner
 
                 tally.Phase = DeployPhase.During;
                 await farm[i].StopAsync().ConfigureAwait(false);
-                farm[i] = DeployWebServer.Start(build2, build1, endpoints, keys, rows, tally, settings.CallersPerClient, settings.UpdateEvery, Seed(i, 2), wrapTranscoder);
+                farm[i] = DeployWebServer.Start(settings.Api, build2, build1, endpoints, keys, rows, tally, settings.CallersPerClient, settings.UpdateEvery, Seed(i, 2), wrapTranscoder);
             }
 
             held[(int)DeployPhase.During] = await ServerStats.ReadAsync(loader, cancellationToken).ConfigureAwait(false);
@@ -102,9 +104,11 @@ internal static class DeployRunner
             }
         }
 
-        // A miss on a stored key is a lost write only when memcached evicted nothing (and no server restarted).
+        // A miss on a stored key is a lost write only when memcached evicted nothing (and no server restarted). Checked
+        // for cache-aside only: GetOrCreateAsync and HybridCache store inside the call, so the ledger cannot tell
+        // whether a fill was stored (null: not known).
         ServerStats stats = (await ServerStats.ReadAsync(loader, cancellationToken).ConfigureAwait(false)).Since(before);
-        long? evictions = stats.Unavailable.Count == 0 && stats.Restarted.Count == 0 ? stats.Evictions : null;
+        long? evictions = settings.Api == DeployApi.CacheAside && stats.Unavailable.Count == 0 && stats.Restarted.Count == 0 ? stats.Evictions : null;
         return new DeployKindResult
         {
             Kind = name,

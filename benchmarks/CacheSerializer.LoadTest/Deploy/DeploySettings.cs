@@ -31,6 +31,13 @@ internal sealed record DeploySettings : ScenarioSettings
     /// <value>20: 5 % of the operations.</value>
     public int UpdateEvery { get; init; } = 20;
 
+    /// <summary>Gets the API names on the command line, in the order of <see cref="DeployApi"/>.</summary>
+    public static IReadOnlyList<string> ApiNames { get; } = ["cache-aside", "get-or-create", "hybrid"];
+
+    /// <summary>Gets how the web servers read through the cache.</summary>
+    /// <value><see cref="DeployApi.CacheAside"/>: the README's pattern.</value>
+    public DeployApi Api { get; init; } = DeployApi.CacheAside;
+
     /// <summary>Gets the change kinds to deploy, in order.</summary>
     /// <value>All four.</value>
     public IReadOnlyList<ChangeKind> Kinds { get; init; } = Enum.GetValues<ChangeKind>();
@@ -58,6 +65,21 @@ internal sealed record DeploySettings : ScenarioSettings
         int index = KindNames.ToList().FindIndex(n => n.Equals(name.Trim(), StringComparison.OrdinalIgnoreCase));
         return index >= 0 ? (ChangeKind)index : throw new ArgumentException($"--kinds: '{name}' is not a change kind; use {string.Join(", ", KindNames)}.");
     }
+
+    /// <summary>Parses an API name of the command line.</summary>
+    /// <param name="name">cache-aside, get-or-create or hybrid (any case).</param>
+    /// <returns>The API.</returns>
+    /// <exception cref="ArgumentException">The name is not an API.</exception>
+    public static DeployApi ParseApi(string name)
+    {
+        int index = ApiNames.ToList().FindIndex(n => n.Equals(name.Trim(), StringComparison.OrdinalIgnoreCase));
+        return index >= 0 ? (DeployApi)index : throw new ArgumentException($"--api: '{name}' is not an API; use {string.Join(", ", ApiNames)}.");
+    }
+
+    /// <summary>Returns an API's name on the command line and in the report.</summary>
+    /// <param name="api">The API.</param>
+    /// <returns>Its name.</returns>
+    public static string NameOf(DeployApi api) => ApiNames[(int)api];
 
     /// <summary>Returns a change kind's name on the command line and in the report.</summary>
     /// <param name="kind">The kind.</param>

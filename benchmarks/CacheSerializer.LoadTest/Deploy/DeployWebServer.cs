@@ -4,23 +4,27 @@ using CacheSerializer.Memcached;
 namespace CacheSerializer.LoadTest.Deploy;
 
 /// <summary>
-/// One web server of the deploy: one build of the models, its own <see cref="MemcachedClient"/> and transcoder, and its
-/// callers running get-or-load on random keys, and every Nth operation an update of the key. Deploying it to the next build is <see cref="StopAsync"/> (the process
-/// drains its requests and exits) and a new web server of build 2 (a new process, new connections).
+/// One web server of the deploy: one build of the models, its own cache (<see cref="DeployCache"/>: client, transcoder,
+/// HybridCache for that way), and its callers reading random keys the run's way (<see cref="DeployApi"/>), and every Nth
+/// operation an update of the key. Deploying it to the next build is <see cref="StopAsync"/> (the process drains its
+/// requests and exits) and a new web server of build 2 (a new process, new connections).
 /// </summary>
 internal sealed class DeployWebServer
 {
-    private readonly MemcachedClient _client;
+    private readonly DeployCache _cache;
+    private readonly DeployApi _api;
     private readonly CancellationTokenSource _stop = new();
     private readonly Task[] _callers;
 
-    private DeployWebServer(MemcachedClient client, Task[] callers)
+    private DeployWebServer(DeployCache cache, DeployApi api, Task[] callers)
     {
-        _client = client;
+        _cache = cache;
+        _api = api;
         _callers = callers;
     }
 
     /// <summary>Starts a web server of <paramref name="build"/> with its callers.</summary>
+    /// <param name="api">How the build's code reads through the cache.</param>
     /// <param name="build">The build it runs.</param>
     /// <param name="other">The other build (a hit equal to its value for the key is counted apart, not as wrong).</param>
     /// <param name="endpoints">The memcached servers.</param>
@@ -32,11 +36,11 @@ internal sealed class DeployWebServer
     /// <param name="seed">The seed of the callers' key choices.</param>
     /// <param name="wrapTranscoder">Wraps the build's transcoder (tests), or null.</param>
     /// <returns>The running web server.</returns>
-    public static DeployWebServer Start(DeployBuild build, DeployBuild other, IReadOnlyList<string> endpoints, string[] keys, DeployRows rows, DeployTally tally, int callers, int updateEvery, int seed, Func<ITranscoder, ITranscoder>? wrapTranscoder)
+    public static DeployWebServer Start(DeployApi api, DeployBuild build, DeployBuild other, IReadOnlyList<string> endpoints, string[] keys, DeployRows rows, DeployTally tally, int callers, int updateEvery, int seed, Func<ITranscoder, ITranscoder>? wrapTranscoder)
     {
-        MemcachedClient client = CreateClient(build, endpoints, wrapTranscoder);
+        var cache = DeployCache.Create(api, build, endpoints, wrapTranscoder);
         var tasks = new Task[callers];
-        var server = new DeployWebServer(client, tasks);
+        var server = new DeployWebServer(cache, api, tasks);
         for (int i = 0; i < callers; i++)
         {
             var random = new Random(HashCode.Combine(seed, i));
@@ -47,36 +51,18 @@ internal sealed class DeployWebServer
         return server;
     }
 
-    /// <summary>Creates a client whose transcoder is <paramref name="build"/>'s, which counts what it cannot read; the
-    /// client keeps its default OnUnreadableItem = Miss, as the build's web server would.</summary>
-    /// <param name="build">The build.</param>
-    /// <param name="endpoints">The memcached servers.</param>
-    /// <param name="wrapTranscoder">Wraps the build's transcoder (tests: one that corrupts what it writes), or null.</param>
-    /// <returns>The client.</returns>
-    public static MemcachedClient CreateClient(DeployBuild build, IReadOnlyList<string> endpoints, Func<ITranscoder, ITranscoder>? wrapTranscoder = null)
-    {
-        ITranscoder transcoder = build.CreateTranscoder();
-        var options = new MemcachedClientOptions { Transcoder = new CheckingTranscoder(wrapTranscoder?.Invoke(transcoder) ?? transcoder) };
-        foreach (string endpoint in endpoints)
-        {
-            options.Servers.Add(endpoint);
-        }
-
-        return new MemcachedClient(options);
-    }
-
     /// <summary>Stops the callers (each finishes or abandons its request), waits for them, and closes the client.</summary>
     /// <returns>The stop.</returns>
     public async Task StopAsync()
     {
         await _stop.CancelAsync().ConfigureAwait(false);
         await Task.WhenAll(_callers).ConfigureAwait(false);
-        await _client.DisposeAsync().ConfigureAwait(false);
+        await _cache.DisposeAsync().ConfigureAwait(false);
         _stop.Dispose();
     }
 
-    /// <summary>One caller: get a random key; on a hit check the value, on a miss load it and set it; every Nth
-    /// operation, update the key instead.</summary>
+    /// <summary>One caller: read a random key (cache-aside, or through GetOrCreateAsync); check a hit's value, count a
+    /// miss; every Nth operation, update the key instead.</summary>
     private async Task CallerLoopAsync(Caller caller, Random random)
     {
         CancellationToken stop = _stop.Token;
@@ -94,12 +80,18 @@ internal sealed class DeployWebServer
                     continue;
                 }
 
+                if (_api != DeployApi.CacheAside)
+                {
+                    await ReadThroughAsync(caller, k, phase, stop).ConfigureAwait(false);
+                    continue;
+                }
+
                 // The client reads an item this build cannot read as a miss; its transcoder marks the read's probe.
                 Checking.KeyLedger.ReadStart start = caller.Rows.Ledger.StartRead(k);
                 int versionAtStart = caller.Rows.Version(k);
                 int seenAtStart = caller.Rows.SeenVersion(build.Number, k);
                 var probe = ReadProbe.Start();
-                string? value = await build.ReadAsync(_client, key, stop).ConfigureAwait(false);
+                string? value = await build.ReadAsync(_cache.Client, key, stop).ConfigureAwait(false);
                 if (value is not null)
                 {
                     CheckHit(caller, k, start, value, phase);
@@ -119,6 +111,44 @@ internal sealed class DeployWebServer
             {
                 caller.Tally.Error(phase, $"build {build.Number}, {key}: {ex.GetType().Name}: {ex.Message}");
             }
+        }
+    }
+
+    /// <summary>A read through GetOrCreateAsync: a call whose factory ran (this caller's, or the process's shared call it
+    /// started) is the miss, counted from inside the factory; any other answer is a hit, checked. The factory reads the
+    /// row's version under its gate and lets go of it before the value is stored: the store is the API's own (the
+    /// client's CAS store on its win, HybridCache's set), raced by updates as in an application.</summary>
+    private async Task ReadThroughAsync(Caller caller, int k, DeployPhase phase, CancellationToken stop)
+    {
+        DeployBuild build = caller.Build;
+        string key = caller.Keys[k];
+        Checking.KeyLedger.ReadStart start = caller.Rows.Ledger.StartRead(k);
+        int versionAtStart = caller.Rows.Version(k);
+        int seenAtStart = caller.Rows.SeenVersion(build.Number, k);
+        var probe = ReadProbe.Start();
+        bool loaded = false;
+        string value = await _cache.GetOrCreateAsync(key, k, async token =>
+        {
+            loaded = true;
+            caller.Tally.Miss(phase, probe.Unreadable, lostWrite: false, caller.Rows.MissCausedByUpdate(k, seenAtStart), $"build {build.Number}, {key}");
+            caller.Tally.FactoryCall(phase);
+            SemaphoreSlim gate = caller.Rows.Gate(k);
+            await gate.WaitAsync(token).ConfigureAwait(false);
+            try
+            {
+                int version = caller.Rows.Version(k);
+                caller.Rows.Seen(build.Number, k, version);
+                return version;
+            }
+            finally
+            {
+                gate.Release();
+            }
+        }, stop).ConfigureAwait(false);
+        if (!loaded)
+        {
+            CheckHit(caller, k, start, value, phase);
+            caller.Rows.Seen(build.Number, k, versionAtStart);
         }
     }
 
@@ -154,7 +184,7 @@ internal sealed class DeployWebServer
         {
             caller.Rows.Ledger.WriteStarted(k);
             int version = caller.Rows.Version(k);
-            MemcachedStoreResult stored = await caller.Build.FillAsync(_client, caller.Keys[k], k, version, stop).ConfigureAwait(false);
+            MemcachedStoreResult stored = await caller.Build.FillAsync(_cache.Client, caller.Keys[k], k, version, stop).ConfigureAwait(false);
             if (stored == MemcachedStoreResult.Stored)
             {
                 // Only a fill that stored: one that found the key filled meanwhile (by the other build, after a delete)
@@ -187,13 +217,13 @@ internal sealed class DeployWebServer
             if (deleteIt)
             {
                 // Deleted or not there: either way memcached holds no older version now (no server fails in this scenario).
-                await _client.DeleteAsync(caller.Keys[k], stop).ConfigureAwait(false);
+                await _cache.DeleteAsync(caller.Keys[k], stop).ConfigureAwait(false);
                 caller.Rows.Ledger.DeleteEnded(k, completed: true);
                 caller.Rows.Ledger.Invalidated(k, version);
                 return;
             }
 
-            MemcachedStoreResult stored = await caller.Build.WriteAsync(_client, caller.Keys[k], k, version, stop).ConfigureAwait(false);
+            MemcachedStoreResult stored = await _cache.WriteAsync(caller.Keys[k], k, version, stop).ConfigureAwait(false);
             caller.Rows.Ledger.StoreEnded(k, stored == MemcachedStoreResult.Stored);
             if (stored == MemcachedStoreResult.Stored)
             {
