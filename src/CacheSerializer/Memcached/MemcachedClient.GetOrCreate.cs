@@ -52,19 +52,22 @@ public sealed partial class MemcachedClient
     private async Task<T> SharedLoadAsync<T>(string key, Func<CancellationToken, Task<T>> factory, EntryPolicy policy, CancellationToken cancellationToken)
     {
         (Loaded<T> loaded, bool joined) = await _flights.RunAsync(key, (Client: this, Key: key, Factory: factory, Policy: policy),
-            static (state, token) => state.Client.LoadAsync(state.Key, state.Factory, state.Policy, token), cancellationToken).ConfigureAwait(false);
+            static (state, round, token) => state.Client.LoadAsync(state.Key, state.Factory, state.Policy, round, token), cancellationToken).ConfigureAwait(false);
         return joined && !ImmutableType<T>.Value ? _transcoder.Deserialize<T>(loaded.Item)! : loaded.Value;
     }
 
     /// <summary>The call the callers of one key in this process share: the value, and the item it was read from or
     /// stored as (for the copies of the callers that joined).</summary>
-    private Task<Loaded<T>> LoadAsync<T>(string key, Func<CancellationToken, Task<T>> factory, EntryPolicy policy, CancellationToken token) =>
-        LoadAsync(_settings.Key(key), factory, policy, boundTo: 0, token);
+    private Task<Loaded<T>> LoadAsync<T>(string key, Func<CancellationToken, Task<T>> factory, EntryPolicy policy, FlightRound round, CancellationToken token) =>
+        LoadAsync(_settings.Key(key), factory, policy, boundTo: 0, round, token);
 
     /// <summary>The shared call on <paramref name="encoded"/>: the key itself (<paramref name="boundTo"/> 0), or this
     /// build's copy of a key whose item another build wrote under CAS token <paramref name="boundTo"/> (docs/client.md,
     /// "Rolling deploys"), which the farm's callers of this build lease and fill as they would the key.</summary>
-    private async Task<Loaded<T>> LoadAsync<T>(MemcachedKey encoded, Func<CancellationToken, Task<T>> factory, EntryPolicy policy, ulong boundTo, CancellationToken token)
+    /// <remarks>Each read of the key and each factory run is reported to <paramref name="round"/> as a step that decides
+    /// the result (callers of the process that arrive later wait for the next round); a read of the copy is not: what
+    /// it finds stands only as long as the read of the key before it.</remarks>
+    private async Task<Loaded<T>> LoadAsync<T>(MemcachedKey encoded, Func<CancellationToken, Task<T>> factory, EntryPolicy policy, ulong boundTo, FlightRound round, CancellationToken token)
     {
         long start = Stopwatch.GetTimestamp();
         TimeSpan pause = FirstPause;
@@ -74,6 +77,11 @@ public sealed partial class MemcachedClient
             // Located on every round: with auto-eject the key may have moved to another server meanwhile.
             // Not pooled: the bytes stay with the result, for the copies of the callers that joined.
             var lease = GetRequest.Lease(encoded, policy.LockSeconds, policy.RecacheSeconds, pooled: false, _getRequests);
+            if (boundTo == 0)
+            {
+                round.Decide();
+            }
+
             GetReply reply = await ExecuteValueAsync(Locate(encoded), lease, token).ConfigureAwait(false);
             T value = default!;
             CacheItem read = default;
@@ -88,7 +96,7 @@ public sealed partial class MemcachedClient
                         ReturnWin(encoded, reply.Cas);
                     }
 
-                    return await LoadAsync(encoded.CopyFor(BuildCopies.BuildOf(typeof(T))), factory, policy, otherBuild, token).ConfigureAwait(false);
+                    return await LoadAsync(encoded.CopyFor(BuildCopies.BuildOf(typeof(T))), factory, policy, otherBuild, round, token).ConfigureAwait(false);
                 }
 
                 // An item this build cannot read (another build's contract, corrupt...) is a miss, and the farm keeps
@@ -96,7 +104,7 @@ public sealed partial class MemcachedClient
                 // entry's winner does.
                 if (reply.Won)
                 {
-                    return await CreateAsync(encoded, factory, policy, reply.Cas, placeholder: false, "won", boundTo, token).ConfigureAwait(false);
+                    return await CreateAsync(encoded, factory, policy, reply.Cas, placeholder: false, "won", boundTo, round, token).ConfigureAwait(false);
                 }
 
                 // A fresh entry gives no win: mark it stale if it is still this version (md I C<cas>), so that the next
@@ -125,18 +133,18 @@ public sealed partial class MemcachedClient
                 if (reply.Won)
                 {
                     // Invalidated, and this entry serves no stale value: create it now; the others wait for it.
-                    return await CreateAsync(encoded, factory, policy, reply.Cas, placeholder: false, "won", boundTo, token).ConfigureAwait(false);
+                    return await CreateAsync(encoded, factory, policy, reply.Cas, placeholder: false, "won", boundTo, round, token).ConfigureAwait(false);
                 }
             }
             else if (reply.Won)
             {
                 // A miss, and this get created the placeholder: the farm waits for this caller's value.
-                return await CreateAsync(encoded, factory, policy, reply.Cas, placeholder: true, "won", boundTo, token).ConfigureAwait(false);
+                return await CreateAsync(encoded, factory, policy, reply.Cas, placeholder: true, "won", boundTo, round, token).ConfigureAwait(false);
             }
             else if (!reply.IsPlaceholder)
             {
                 // A miss without a placeholder: the server failed (ServerFailurePolicy.Miss) or had no memory for one.
-                return await CreateAsync(encoded, factory, policy, cas: 0, placeholder: false, "unprotected", boundTo, token).ConfigureAwait(false);
+                return await CreateAsync(encoded, factory, policy, cas: 0, placeholder: false, "unprotected", boundTo, round, token).ConfigureAwait(false);
             }
 
             // Another caller (here or on another server) is creating the value: poll until it is stored, for at most
@@ -144,7 +152,7 @@ public sealed partial class MemcachedClient
             TimeSpan waited = Stopwatch.GetElapsedTime(start);
             if (waited >= policy.LockTimeout)
             {
-                return await CreateAsync(encoded, factory, policy, cas: 0, placeholder: false, "lock_timeout", boundTo, token).ConfigureAwait(false);
+                return await CreateAsync(encoded, factory, policy, cas: 0, placeholder: false, "lock_timeout", boundTo, round, token).ConfigureAwait(false);
             }
 
             TimeSpan left = policy.LockTimeout - waited;
@@ -185,8 +193,9 @@ public sealed partial class MemcachedClient
     /// <summary>Runs the factory in the caller's flight and stores its value. With a win (<paramref name="cas"/> not
     /// 0), a factory, serializer or store that throws releases the win before the exception reaches the callers, so the
     /// next get wins at once instead of waiting for the placeholder's TTL.</summary>
-    private async Task<Loaded<T>> CreateAsync<T>(MemcachedKey key, Func<CancellationToken, Task<T>> factory, EntryPolicy policy, ulong cas, bool placeholder, string reason, ulong boundTo, CancellationToken token)
+    private async Task<Loaded<T>> CreateAsync<T>(MemcachedKey key, Func<CancellationToken, Task<T>> factory, EntryPolicy policy, ulong cas, bool placeholder, string reason, ulong boundTo, FlightRound round, CancellationToken token)
     {
+        round.Decide();
         MemcachedTelemetry.RecordFactoryCall(Locate(key).Endpoint, reason);
         T value;
         CacheItem item;

@@ -281,6 +281,41 @@ public sealed class MemcachedClientGetOrCreateTests : IDisposable
     }
 
     [Fact]
+    public async Task GetOrCreateAsync_CallerArrivingAfterADeleteCompleted_NeverGetsTheValueLoadedBeforeIt()
+    {
+        MemcachedClient[] farm = Farm(2);
+        string key = Key("arrived-after-delete");
+        string database = "v1";
+        var loaded = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        var release = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        int calls = 0;
+        Func<CancellationToken, Task<string>> factory = async _ =>
+        {
+            string row = Volatile.Read(ref database);   // the query, then the rest of the factory's work
+            if (Interlocked.Increment(ref calls) == 1)
+            {
+                loaded.SetResult();
+                await release.Task;
+            }
+
+            return row;
+        };
+        Task<string> before = farm[0].GetOrCreateAsync(key, factory);
+        await loaded.Task.WaitAsync(Bound.NotStuck);
+
+        // An update: the row, then the key's delete, completed before the next caller of the same process arrives.
+        Volatile.Write(ref database, "v2");
+        await farm[1].DeleteAsync(key);
+        Task<string> after = farm[0].GetOrCreateAsync(key, factory);
+        release.SetResult();
+
+        Assert.Equal("v1", await before.WaitAsync(Bound.NotStuck));      // began before the update: either value is right
+        Assert.Equal("v2", await after.WaitAsync(Bound.NotStuck));       // began after it: never the value loaded before
+        Assert.Equal(2, calls);
+        Assert.Equal("v2", (await farm[1].GetAsync<string>(key)).Value); // and v1 was never stored (its placeholder was deleted)
+    }
+
+    [Fact]
     public async Task GetOrCreateAsync_ValueTooLargeToStore_ThrowsAndReleasesTheKey()
     {
         using MemcachedClient small = _fixture.CreateClient(configure: o => o.MaxValueSize = 1000);
@@ -398,7 +433,7 @@ public sealed class MemcachedClientGetOrCreateTests : IDisposable
     }
 
     [Fact]
-    public async Task GetOrCreateAsync_NoServerListening_CallersOfTheProcessShareOneFactoryCall()
+    public async Task GetOrCreateAsync_NoServerListening_OneFactoryCallAtATimeSharedByTheCallersThatArrivedBeforeItBegan()
     {
         await using var client = new MemcachedClient(new MemcachedClientOptions
         {
@@ -407,19 +442,47 @@ public sealed class MemcachedClientGetOrCreateTests : IDisposable
         });
         string key = Key("outage");
         int calls = 0;
+        int running = 0;
+        int mostAtOnce = 0;
+        var first = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
         var release = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
-
-        Task<string>[] callers = Enumerable.Range(0, 100).Select(_ => client.GetOrCreateAsync(key, async _ =>
+        Func<CancellationToken, Task<string>> factory = async _ =>
         {
-            Interlocked.Increment(ref calls);
+            int call = Interlocked.Increment(ref calls);
+            int now = Interlocked.Increment(ref running);
+            InterlockedMax(ref mostAtOnce, now);
+            first.TrySetResult();
             await release.Task;
-            return "from the database";
-        })).ToArray();
-        release.SetResult();
-        string[] results = await Task.WhenAll(callers).WaitAsync(Bound.NotStuck);
+            Interlocked.Decrement(ref running);
+            return $"from the database, call {call}";
+        };
 
-        Assert.Equal(1, calls);
-        Assert.Equal(Enumerable.Repeat("from the database", 100), results);
+        // The first caller's read fails (nothing listens) and its factory runs; 99 callers arrive while it runs: its
+        // value may predate an update they should see, so they share the next call, which runs after it.
+        Task<string> starter = client.GetOrCreateAsync(key, factory);
+        await first.Task.WaitAsync(Bound.NotStuck);
+        Task<string>[] later = Enumerable.Range(0, 99).Select(_ => client.GetOrCreateAsync(key, factory)).ToArray();
+        release.SetResult();
+        string[] results = await Task.WhenAll(later).WaitAsync(Bound.NotStuck);
+
+        Assert.Equal("from the database, call 1", await starter.WaitAsync(Bound.NotStuck));
+        Assert.Equal(Enumerable.Repeat("from the database, call 2", 99), results);
+        Assert.Equal((2, 1), (calls, mostAtOnce));
+    }
+
+    private static void InterlockedMax(ref int location, int value)
+    {
+        int seen = Volatile.Read(ref location);
+        while (value > seen)
+        {
+            int found = Interlocked.CompareExchange(ref location, value, seen);
+            if (found == seen)
+            {
+                return;
+            }
+
+            seen = found;
+        }
     }
 
     [Fact]
