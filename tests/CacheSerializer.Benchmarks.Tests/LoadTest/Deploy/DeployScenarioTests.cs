@@ -90,6 +90,57 @@ public sealed class DeployScenarioTests : IDisposable
         }
     }
 
+    [Fact]
+    public async Task RunAsync_GetOrCreateShortModeWithUpdates_NoStaleValuesAndAboutOneFactoryCallPerKeyAndBuild()
+    {
+        // Issue 32: GetOrCreateAsync keeps build copies too, and neither its CAS store nor its in-process single flight
+        // hands out a value loaded before an update that completed before the call began.
+        DeploySettings settings = new DeploySettings().AsShort() with { OutputDirectory = _output, Api = DeployApi.GetOrCreate };
+        var log = new StringWriter();
+
+        DeployReport report = await DeployRunner.RunAsync(settings, log, CancellationToken.None);
+
+        foreach (DeployKindResult kind in report.Kinds)
+        {
+            string why = $"{kind.Kind}: {string.Join("; ", kind.Samples)}\n{log}";
+            Assert.True(kind.Errors == 0 && kind.Corruptions == 0 && kind.StaleValues == 0, why);
+            Assert.Null(kind.LostWrites); // not checked: the client stores inside the call
+            Assert.All(kind.Phases, p => Assert.True(p.Reads > 0 && p.Updates > 0, why));
+            Assert.All(kind.Phases, p => Assert.Equal(p.Misses, p.FactoryCalls));
+            Assert.Empty(kind[DeployPhase.Before].Unreadable);
+        }
+
+        Assert.All(report.Kinds[0].Phases, p => Assert.Empty(p.Unreadable));
+        foreach (DeployKindResult changed in report.Kinds.Skip(1).Take(2))
+        {
+            Assert.Equal(["other_contract"], changed.Unreadable.Keys);
+            Assert.True(changed[DeployPhase.During].DeployMisses <= 2 * settings.Keys, $"{changed.Kind}: {changed[DeployPhase.During].DeployMisses} factory calls of the deploy's own\n{log}");
+        }
+    }
+
+    [Fact]
+    public async Task RunAsync_HybridShortModeWithoutUpdates_NoErrorsNoCorruptionsAndEveryUnreadableEntryOfTheChangesReason()
+    {
+        // What HybridCache users get (measured, docs/client.md "Rolling deploys"): its entries of another contract are
+        // misses whose factory value replaces them, so the builds evict each other; but never an exception or a wrong value.
+        DeploySettings settings = new DeploySettings().AsShort() with { OutputDirectory = _output, Api = DeployApi.Hybrid, UpdateEvery = 0, Kinds = [ChangeKind.None, ChangeKind.MemberAdded] };
+        var log = new StringWriter();
+
+        DeployReport report = await DeployRunner.RunAsync(settings, log, CancellationToken.None);
+
+        foreach (DeployKindResult kind in report.Kinds)
+        {
+            string why = $"{kind.Kind}: {string.Join("; ", kind.Samples)}\n{log}";
+            Assert.True(kind.Errors == 0 && kind.Corruptions == 0 && kind.StaleValues == 0, why);
+            Assert.Equal(0, kind[DeployPhase.Before].Misses);
+            Assert.All(kind.Phases, p => Assert.Equal(p.Misses, p.FactoryCalls));
+        }
+
+        Assert.Equal(0, report.Kinds[0].Misses);
+        Assert.Equal(["other_contract"], report.Kinds[1].Unreadable.Keys);
+        Assert.Equal(report.Kinds[1].Misses, report.Kinds[1].Unreadable["other_contract"]);
+    }
+
     public void Dispose()
     {
         if (Directory.Exists(_output))
