@@ -14,9 +14,10 @@ namespace CacheSerializer.Memcached.Internal.GetOrCreate;
 /// <para><b>Rounds.</b> A caller is only given a result the call decided after the caller arrived: the work reports
 /// each step that decides its result (<see cref="FlightRound.Decide"/>: a read of the key, a factory run), and a caller
 /// that arrives after the current round decided waits for the next round, which the call runs once the current one is
-/// done (one more read, shared by every caller that arrived meanwhile). So no caller is handed what memcached held
-/// before it arrived: a delete or overwrite that completed before a caller's call began is never hidden from it by a
-/// read already on its way.</para>
+/// done (one more read, shared by every caller that arrived meanwhile), unless the current round decides again first
+/// (a factory run after a read that found nothing), whose result then serves them too. So no caller is handed what
+/// memcached or the factory's source held before it arrived: a delete or overwrite that completed before a caller's
+/// call began is never hidden from it by a read or a factory run already on its way.</para>
 /// </remarks>
 internal sealed class FlightTable
 {
@@ -316,17 +317,7 @@ internal sealed class FlightTable
 /// <summary>What the shared call of a <see cref="FlightTable"/> round reports: that a step deciding its result begins.</summary>
 internal abstract class FlightRound
 {
-    /// <summary>Gets a round that records nothing (a call run outside a flight: a build copy's background refresh).</summary>
-    public static FlightRound None { get; } = new NoRound();
-
     /// <summary>Records that a step whose outcome may become the result begins (a read of the key, a factory run): a
     /// caller that arrives from now on waits for the next round.</summary>
     public abstract void Decide();
-
-    private sealed class NoRound : FlightRound
-    {
-        public override void Decide()
-        {
-        }
-    }
 }
