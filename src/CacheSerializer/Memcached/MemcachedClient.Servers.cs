@@ -17,8 +17,8 @@ public sealed partial class MemcachedClient
         ArgumentNullException.ThrowIfNull(keys);
         var batches = new Dictionary<MemcachedNode, List<MemcachedKey>>();
 
-        // The caller's key of each encoded one, in the same order: a key transformer makes them differ.
-        var callerKeys = new Dictionary<MemcachedNode, List<string>>();
+        // The caller's key of each encoded one, in the same order, kept only when a key transformer makes them differ.
+        Dictionary<MemcachedNode, List<string>>? callerKeys = _settings.KeyTransformer == MemcachedKeyTransformer.None ? null : [];
         var seen = new HashSet<string>(StringComparer.Ordinal);
         foreach (string key in keys)
         {
@@ -33,24 +33,24 @@ public sealed partial class MemcachedClient
             if (!batches.TryGetValue(node, out List<MemcachedKey>? batch))
             {
                 batches[node] = batch = [];
-                callerKeys[node] = [];
+                callerKeys?.Add(node, []);
             }
 
             batch.Add(encoded);
-            callerKeys[node].Add(key);
+            callerKeys?[node].Add(key);
         }
 
-        var pending = new List<(MemcachedNode Node, List<MemcachedKey> Keys, List<string> CallerKeys, Task<GetReply[]> Replies)>(batches.Count);
+        var pending = new List<(MemcachedNode Node, List<MemcachedKey> Keys, List<string>? CallerKeys, Task<GetReply[]> Replies)>(batches.Count);
         foreach ((MemcachedNode node, List<MemcachedKey> batch) in batches)
         {
-            pending.Add((node, batch, callerKeys[node], ExecuteAsync(node, new MultiGetRequest(batch, _settings.PooledReads, _returnWin), cancellationToken)));
+            pending.Add((node, batch, callerKeys?[node], ExecuteAsync(node, new MultiGetRequest(batch, _settings.PooledReads, _returnWin), cancellationToken)));
         }
 
         // Wait for every batch before reading any, so a failing server's exception is observed with the others.
         await Task.WhenAll(pending.Select(static p => p.Replies)).ConfigureAwait(false);
         var results = new Dictionary<string, T?>(StringComparer.Ordinal);
         List<OtherBuildItem>? otherBuild = null;
-        foreach ((MemcachedNode node, List<MemcachedKey> batch, List<string> callerBatch, Task<GetReply[]> task) in pending)
+        foreach ((MemcachedNode node, List<MemcachedKey> batch, List<string>? callerBatch, Task<GetReply[]> task) in pending)
         {
             GetReply[]? replies = await task.ConfigureAwait(false);
             if (replies is null)
@@ -67,13 +67,14 @@ public sealed partial class MemcachedClient
                         continue;
                     }
 
+                    string callerKey = callerBatch?[i] ?? batch[i].Original;
                     if (TryRead(batch[i], replies[i], out T? value, out TranscoderErrorKind reason))
                     {
-                        results[callerBatch[i]] = value;
+                        results[callerKey] = value;
                     }
                     else if (OtherBuildCas(reason, replies[i]) is ulong cas and not 0)
                     {
-                        (otherBuild ??= []).Add(new OtherBuildItem(node, batch[i], callerBatch[i], cas));
+                        (otherBuild ??= []).Add(new OtherBuildItem(node, batch[i], callerKey, cas));
                     }
                 }
             }

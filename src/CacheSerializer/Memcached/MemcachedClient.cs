@@ -142,16 +142,26 @@ public sealed partial class MemcachedClient : IMemcachedClient, IAsyncDisposable
         StoreAsync(StoreMode.Set, key, _transcoder.Serialize(value), expiration, 0, cancellationToken);
 
     /// <inheritdoc/>
-    public async Task<MemcachedStoreResult> AddAsync<T>(string key, T value, TimeSpan? expiration = null, CancellationToken cancellationToken = default)
+    public Task<MemcachedStoreResult> AddAsync<T>(string key, T value, TimeSpan? expiration = null, CancellationToken cancellationToken = default)
     {
         MemcachedKey encoded = _settings.Key(key);
         CacheItem item = _transcoder.Serialize(value);
-        MemcachedStoreResult result = await StoreAsync(StoreMode.Add, encoded, item, expiration, 0, cancellationToken).ConfigureAwait(false);
-        bool otherBuild = _copies.TryTakeMiss(encoded.Original, typeof(T), out ulong cas);
 
-        // The key holds another build's item, which this build read as a miss just before: the fill goes beside it.
+        // No read of the key found another build's item just before (always, while contracts agree): a plain add, which
+        // allocates nothing more than any store.
+        return _copies.Remembers(encoded.Original, typeof(T))
+            ? AddOrCopyAsync(encoded, typeof(T), item, expiration, cancellationToken)
+            : StoreAsync(StoreMode.Add, encoded, item, expiration, 0, cancellationToken);
+    }
+
+    /// <summary>The add of a fill after a read of the key found another build's item: when the add finds the key taken,
+    /// the fill goes beside that item, as this build's copy bound to it.</summary>
+    private async Task<MemcachedStoreResult> AddOrCopyAsync(MemcachedKey encoded, Type type, CacheItem item, TimeSpan? expiration, CancellationToken cancellationToken)
+    {
+        MemcachedStoreResult result = await StoreAsync(StoreMode.Add, encoded, item, expiration, 0, cancellationToken).ConfigureAwait(false);
+        bool otherBuild = _copies.TryTakeMiss(encoded.Original, type, out ulong cas);
         return result == MemcachedStoreResult.NotStored && otherBuild
-            ? await StoreCopyAsync(encoded, typeof(T), cas, item, expiration, cancellationToken).ConfigureAwait(false)
+            ? await StoreCopyAsync(encoded, type, cas, item, expiration, cancellationToken).ConfigureAwait(false)
             : result;
     }
 

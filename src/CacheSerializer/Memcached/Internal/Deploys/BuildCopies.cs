@@ -64,6 +64,11 @@ internal sealed class BuildCopies
         }
     }
 
+    /// <summary>Tells whether a read of <paramref name="key"/> as a <paramref name="type"/> found another build's item and
+    /// no fill has taken it yet; without a remembered miss at all (contracts agree), without looking the key up. The count
+    /// is approximate: a rare miss it lost (at its bound) only costs that fill its copy.</summary>
+    internal bool Remembers(string key, Type type) => Volatile.Read(ref _count) != 0 && _pending.ContainsKey((key, type));
+
     /// <summary>Takes the CAS token a read of <paramref name="key"/> as a <paramref name="type"/> saw on another build's item.</summary>
     internal bool TryTakeMiss(string key, Type type, out ulong cas)
     {
