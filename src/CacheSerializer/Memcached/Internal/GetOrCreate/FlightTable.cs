@@ -85,7 +85,13 @@ internal sealed class FlightTable
 
             // The callers that arrived after this round decided wait for the next one; without them the call is over.
             // The last round leaves the table before its result is out, so a caller that arrives after it sees memcached.
-            Round<T>? next = flight.Complete(round, result, () => _flights.TryRemove(new KeyValuePair<(string, Type), Flight>(id, flight)));
+            Round<T>? next = flight.Advance(round);
+            if (next is null)
+            {
+                _flights.TryRemove(new KeyValuePair<(string, Type), Flight>(id, flight));
+            }
+
+            Flight<T>.Publish(round, result);
             if (next is null)
             {
                 break;
@@ -188,12 +194,10 @@ internal sealed class FlightTable
             }
         }
 
-        /// <summary>Completes <paramref name="done"/> (and the rounds folded into it) and moves to the next round; null
-        /// when no caller waits for one, in which case the call is closed and <paramref name="leaveTable"/> runs before
-        /// the result is out.</summary>
-        internal Round<T>? Complete(Round<T> done, T result, Action leaveTable)
+        /// <summary>Ends <paramref name="done"/> (and the rounds folded into it) and moves to the next round; null when no
+        /// caller waits for one: the call is then closed, and leaves the table before <see cref="Publish"/>.</summary>
+        internal Round<T>? Advance(Round<T> done)
         {
-            Round<T>? next;
             lock (_gate)
             {
                 for (Round<T>? r = done; r is not null; r = r.Folded)
@@ -202,30 +206,26 @@ internal sealed class FlightTable
                     _waiting -= r.Callers;
                 }
 
-                next = _next is { Callers: > 0 } && !_closed ? _next : null;
+                Round<T>? next = _next is { Callers: > 0 } && !_closed ? _next : null;
+                _next = null;
                 if (next is null)
                 {
                     _closed = true;
-                }
-                else
-                {
-                    Current = next;
+                    return null;
                 }
 
-                _next = null;
+                Current = next;
+                return next;
             }
+        }
 
-            if (next is null)
-            {
-                leaveTable();
-            }
-
+        /// <summary>Hands <paramref name="result"/> to the callers of <paramref name="done"/> and of the rounds folded into it.</summary>
+        internal static void Publish(Round<T> done, T result)
+        {
             for (Round<T>? r = done; r is not null; r = r.Folded)
             {
                 r.Completion.TrySetResult(result);
             }
-
-            return next;
         }
 
         internal async Task<(T Result, bool Joined)> WaitAsync(Round<T> round, bool joined, CancellationToken cancellationToken)

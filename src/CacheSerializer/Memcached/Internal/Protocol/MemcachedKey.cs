@@ -22,19 +22,18 @@ internal readonly struct MemcachedKey
 
     private static readonly UTF8Encoding StrictUtf8 = new(encoderShouldEmitUTF8Identifier: false, throwOnInvalidBytes: true);
 
-    // Plain: the prefix, with Original, is the key (both printable ASCII, at most 250 chars in all); the arrays are null.
-    // Otherwise: the stored bytes and the base64 token, and no prefix.
-    private readonly string? _plainPrefix;
+    // Plain: the prefix (a string), with Original, is the key (both printable ASCII, at most 250 chars in all); the
+    // arrays are null. Otherwise: the stored bytes and the base64 token; and for a build copy's key, the stored bytes of
+    // the key it is a copy of (a byte[]), which place it (on that key's server). One field for both, as no key is both:
+    // every key a request or a batch holds is one reference smaller.
+    private readonly object? _prefixOrPlacement;
     private readonly byte[]? _binary;
     private readonly byte[]? _wire;
-
-    // A build copy's key: the stored bytes of the key it is a copy of, which place it (on that key's server).
-    private readonly byte[]? _placedBy;
 
     private MemcachedKey(string original, string plainPrefix)
     {
         Original = original;
-        _plainPrefix = plainPrefix;
+        _prefixOrPlacement = plainPrefix;
     }
 
     private MemcachedKey(string original, byte[] binary, byte[] wire, byte[]? placedBy = null)
@@ -42,7 +41,7 @@ internal readonly struct MemcachedKey
         Original = original;
         _binary = binary;
         _wire = wire;
-        _placedBy = placedBy;
+        _prefixOrPlacement = placedBy;
         IsBase64 = true;
     }
 
@@ -53,7 +52,7 @@ internal readonly struct MemcachedKey
     internal bool IsBase64 { get; }
 
     /// <summary>Gets the length of the key token as written on the command line.</summary>
-    internal int WireLength => _plainPrefix is { } prefix ? prefix.Length + Original.Length : _wire!.Length;
+    internal int WireLength => _wire is { } wire ? wire.Length : PlainPrefix.Length + Original.Length;
 
     /// <summary>Gets the key as memcached stores it (a new array for a plain key: tests and diagnostics; the client uses
     /// <see cref="GetBinary"/>).</summary>
@@ -110,12 +109,12 @@ internal readonly struct MemcachedKey
         stored.CopyTo(binary.AsSpan(1));
         System.Buffers.Binary.BinaryPrimitives.WriteUInt32LittleEndian(binary.AsSpan(1 + stored.Length), build);
         MemcachedKey copy = Base64(Original, binary.Length <= MaxBase64BinaryLength ? binary : Hashed(0xFD, binary));
-        return new MemcachedKey(Original, copy._binary!, copy._wire!, _placedBy ?? stored.ToArray());
+        return new MemcachedKey(Original, copy._binary!, copy._wire!, PlacedBy ?? stored.ToArray());
     }
 
     /// <summary>The bytes that place the key on a server: its stored bytes, or for a build copy those of the key it is a
     /// copy of; written into <paramref name="scratch"/> (at least <see cref="MaxPlainLength"/> bytes) for a plain key.</summary>
-    internal ReadOnlySpan<byte> GetPlacement(Span<byte> scratch) => _placedBy ?? GetBinary(scratch);
+    internal ReadOnlySpan<byte> GetPlacement(Span<byte> scratch) => PlacedBy ?? GetBinary(scratch);
 
     /// <summary>The key as memcached stores it (what ketama hashes): written into <paramref name="scratch"/> (at least
     /// <see cref="MaxPlainLength"/> bytes) for a plain key, else the key's own bytes.</summary>
@@ -146,11 +145,17 @@ internal readonly struct MemcachedKey
         return true;
     }
 
+    /// <summary>Gets a plain key's prefix (only a plain key has one: its arrays are null).</summary>
+    private string PlainPrefix => (string)_prefixOrPlacement!;
+
+    /// <summary>Gets a build copy's placement bytes (null for any other key).</summary>
+    private byte[]? PlacedBy => _prefixOrPlacement as byte[];
+
     private static bool IsPlain(string text) => !text.AsSpan().ContainsAnyExceptInRange((char)0x21, (char)0x7E);
 
     private int WritePlain(Span<byte> destination)
     {
-        string prefix = _plainPrefix!;
+        string prefix = PlainPrefix;
         Ascii.FromUtf16(prefix, destination, out int written);
         Ascii.FromUtf16(Original, destination[written..], out int rest);
         return written + rest;
