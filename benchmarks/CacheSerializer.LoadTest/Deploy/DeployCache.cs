@@ -7,7 +7,8 @@ namespace CacheSerializer.LoadTest.Deploy;
 
 /// <summary>
 /// One web server's cache, as its build's code uses it through the run's <see cref="DeployApi"/>: a
-/// <see cref="MemcachedClient"/> of the build's transcoder (which counts what it cannot read), and for
+/// <see cref="MemcachedClient"/> of the build's transcoder (which counts what it cannot read), with the main pass's
+/// operation timeout, and for
 /// <see cref="DeployApi.Hybrid"/> the HybridCache registered over it as an application would
 /// (<c>AddMemcached</c>, <c>AddHybridCache</c>, <c>AddHybridCacheTranscoder</c>).
 /// </summary>
@@ -45,6 +46,10 @@ internal sealed class DeployCache : IAsyncDisposable
         services.AddMemcached(o =>
         {
             o.Transcoder = new CheckingTranscoder(wrapTranscoder?.Invoke(transcoder) ?? transcoder);
+
+            // The main pass's timeout: a read that waits seconds on a loaded machine (the suite's assemblies run side
+            // by side) is slow, not a server failure the client would answer with a miss.
+            o.OperationTimeout = Running.ContenderPass.OperationTimeout;
             foreach (string endpoint in endpoints)
             {
                 o.Servers.Add(endpoint);

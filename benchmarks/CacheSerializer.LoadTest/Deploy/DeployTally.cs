@@ -14,6 +14,7 @@ internal sealed class DeployTally
     private readonly ReadFindings[] _findings = [new(), new(), new()];
     private readonly ConcurrentDictionary<(DeployPhase Phase, string Reason), long> _unreadable = new();
     private readonly List<string> _samples = [];
+    private readonly List<string> _absentSamples = [];
     private readonly IReadOnlySet<string> _expectedUnreadable;
     private int _phase;
 
@@ -73,6 +74,18 @@ internal sealed class DeployTally
             {
                 _findings[(int)phase].MissOnStoredKey($"{key}: a miss on a key whose last write memcached had stored");
             }
+            else if (!causedByUpdate)
+            {
+                // No update explains it and nothing was unreadable: kept as a sample, so that a run without updates that
+                // misses (none should) says which key, when and on which build.
+                lock (_absentSamples)
+                {
+                    if (_absentSamples.Count < 3)
+                    {
+                        _absentSamples.Add($"{key}: absent in the {phase.ToString().ToLowerInvariant()} phase, no update since its build last saw it");
+                    }
+                }
+            }
 
             return;
         }
@@ -129,12 +142,16 @@ internal sealed class DeployTally
         };
     }
 
-    /// <summary>Returns the samples of errors, corruptions and lost writes.</summary>
+    /// <summary>Returns the samples of errors, corruptions and lost writes, then of up to 3 misses of an absent key that no
+    /// update explains (a build's first miss of a key an update had deleted, or, in a run without updates, any).</summary>
     public IReadOnlyList<string> Samples()
     {
         lock (_samples)
         {
-            return [.. _samples, .. _findings.SelectMany(f => f.LostWriteSamples).Take(MaxSamples)];
+            lock (_absentSamples)
+            {
+                return [.. _samples, .. _findings.SelectMany(f => f.LostWriteSamples).Take(MaxSamples), .. _absentSamples];
+            }
         }
     }
 

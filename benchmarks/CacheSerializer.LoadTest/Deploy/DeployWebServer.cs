@@ -115,9 +115,10 @@ internal sealed class DeployWebServer
     }
 
     /// <summary>A read through GetOrCreateAsync: a call whose factory ran (this caller's, or the process's shared call it
-    /// started) is the miss, counted from inside the factory; any other answer is a hit, checked. The factory reads the
-    /// row's version under its gate and lets go of it before the value is stored: the store is the API's own (the
-    /// client's CAS store on its win, HybridCache's set), raced by updates as in an application.</summary>
+    /// started) is the miss; any other answer is a hit, checked. The factory reads the row's version under its gate and
+    /// lets go of it before the value is stored: the store is the API's own (the client's CAS store on its win,
+    /// HybridCache's set), raced by updates as in an application. A call the web server's stop cut short counts nothing:
+    /// HybridCache turns a cancelled L2 read into a factory call, which is the stop's doing, not the cache's.</summary>
     private async Task ReadThroughAsync(Caller caller, int k, DeployPhase phase, CancellationToken stop)
     {
         DeployBuild build = caller.Build;
@@ -127,11 +128,13 @@ internal sealed class DeployWebServer
         int seenAtStart = caller.Rows.SeenVersion(build.Number, k);
         var probe = ReadProbe.Start();
         bool loaded = false;
+        string? unreadable = null;
+        bool causedByUpdate = false;
         string value = await _cache.GetOrCreateAsync(key, k, async token =>
         {
             loaded = true;
-            caller.Tally.Miss(phase, probe.Unreadable, lostWrite: false, caller.Rows.MissCausedByUpdate(k, seenAtStart), $"build {build.Number}, {key}");
-            caller.Tally.FactoryCall(phase);
+            unreadable = probe.Unreadable;
+            causedByUpdate = caller.Rows.MissCausedByUpdate(k, seenAtStart);
             SemaphoreSlim gate = caller.Rows.Gate(k);
             await gate.WaitAsync(token).ConfigureAwait(false);
             try
@@ -145,11 +148,20 @@ internal sealed class DeployWebServer
                 gate.Release();
             }
         }, stop).ConfigureAwait(false);
-        if (!loaded)
+        if (stop.IsCancellationRequested)
         {
-            CheckHit(caller, k, start, value, phase);
-            caller.Rows.Seen(build.Number, k, versionAtStart);
+            return;
         }
+
+        if (loaded)
+        {
+            caller.Tally.Miss(phase, unreadable, lostWrite: false, causedByUpdate, $"build {build.Number}, {key}");
+            caller.Tally.FactoryCall(phase);
+            return;
+        }
+
+        CheckHit(caller, k, start, value, phase);
+        caller.Rows.Seen(build.Number, k, versionAtStart);
     }
 
     /// <summary>A hit is right when it is a version of the key either build's factory made, and stale when that

@@ -136,7 +136,7 @@ public sealed class DeployScenarioTests : IDisposable
             Assert.All(kind.Phases, p => Assert.Equal(p.Misses, p.FactoryCalls));
         }
 
-        Assert.Equal(0, report.Kinds[0].Misses);
+        Assert.True(report.Kinds[0].Misses == 0, $"{report.Kinds[0].Misses} misses without a change: {string.Join("; ", report.Kinds[0].Samples)}\n{log}");
         Assert.Equal(["other_contract"], report.Kinds[1].Unreadable.Keys);
         Assert.Equal(report.Kinds[1].Misses, report.Kinds[1].Unreadable["other_contract"]);
     }
