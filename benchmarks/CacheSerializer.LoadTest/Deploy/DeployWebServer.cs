@@ -1,4 +1,5 @@
 using CacheSerializer.LoadTest.Checking;
+using CacheSerializer.LoadTest.Scenarios;
 using CacheSerializer.Memcached;
 
 namespace CacheSerializer.LoadTest.Deploy;
@@ -13,14 +14,12 @@ internal sealed class DeployWebServer
 {
     private readonly DeployCache _cache;
     private readonly DeployApi _api;
-    private readonly CancellationTokenSource _stop = new();
-    private readonly Task[] _callers;
+    private CallerLoops? _callers;
 
-    private DeployWebServer(DeployCache cache, DeployApi api, Task[] callers)
+    private DeployWebServer(DeployCache cache, DeployApi api)
     {
         _cache = cache;
         _api = api;
-        _callers = callers;
     }
 
     /// <summary>Starts a web server of <paramref name="build"/> with its callers.</summary>
@@ -39,15 +38,9 @@ internal sealed class DeployWebServer
     public static DeployWebServer Start(DeployApi api, DeployBuild build, DeployBuild other, IReadOnlyList<string> endpoints, string[] keys, DeployRows rows, DeployTally tally, int callers, int updateEvery, int seed, Func<ITranscoder, ITranscoder>? wrapTranscoder)
     {
         var cache = DeployCache.Create(api, build, endpoints, wrapTranscoder);
-        var tasks = new Task[callers];
-        var server = new DeployWebServer(cache, api, tasks);
-        for (int i = 0; i < callers; i++)
-        {
-            var random = new Random(HashCode.Combine(seed, i));
-            var caller = new Caller(build, other, keys, rows, tally, updateEvery);
-            tasks[i] = Task.Run(() => server.CallerLoopAsync(caller, random), CancellationToken.None);
-        }
-
+        var server = new DeployWebServer(cache, api);
+        var caller = new Caller(build, other, keys, rows, tally, updateEvery);
+        server._callers = new CallerLoops(callers, seed, (random, stop) => server.CallerLoopAsync(caller, random, stop));
         return server;
     }
 
@@ -55,17 +48,14 @@ internal sealed class DeployWebServer
     /// <returns>The stop.</returns>
     public async Task StopAsync()
     {
-        await _stop.CancelAsync().ConfigureAwait(false);
-        await Task.WhenAll(_callers).ConfigureAwait(false);
+        await _callers!.StopAsync().ConfigureAwait(false);
         await _cache.DisposeAsync().ConfigureAwait(false);
-        _stop.Dispose();
     }
 
     /// <summary>One caller: read a random key (cache-aside, or through GetOrCreateAsync); check a hit's value, count a
     /// miss; every Nth operation, update the key instead.</summary>
-    private async Task CallerLoopAsync(Caller caller, Random random)
+    private async Task CallerLoopAsync(Caller caller, Random random, CancellationToken stop)
     {
-        CancellationToken stop = _stop.Token;
         DeployBuild build = caller.Build;
         for (long operation = 1; !stop.IsCancellationRequested; operation++)
         {

@@ -1,5 +1,6 @@
 using System.Globalization;
 using CacheSerializer.LoadTest.Checking;
+using CacheSerializer.LoadTest.Scenarios;
 using CacheSerializer.Workloads.Models;
 
 namespace CacheSerializer.LoadTest.Migrate;
@@ -16,8 +17,7 @@ internal sealed class MigrateWebServer
     private readonly string _name;
     private readonly IWebServerCache _cache;
     private readonly MigrateShared _shared;
-    private readonly CancellationTokenSource _stop = new();
-    private Task[] _callers = [];
+    private CallerLoops? _callers;
 
     private MigrateWebServer(string name, IWebServerCache cache, MigrateShared shared)
     {
@@ -36,11 +36,7 @@ internal sealed class MigrateWebServer
     public static MigrateWebServer Start(string name, IWebServerCache cache, MigrateShared shared, int callers, int seed)
     {
         var server = new MigrateWebServer(name, cache, shared);
-        server._callers = [.. Enumerable.Range(0, callers).Select(i =>
-        {
-            var random = new Random(HashCode.Combine(seed, i));
-            return Task.Run(() => server.CallerLoopAsync(random), CancellationToken.None);
-        })];
+        server._callers = new CallerLoops(callers, seed, server.CallerLoopAsync);
         return server;
     }
 
@@ -48,15 +44,12 @@ internal sealed class MigrateWebServer
     /// <returns>The stop.</returns>
     public async Task StopAsync()
     {
-        await _stop.CancelAsync().ConfigureAwait(false);
-        await Task.WhenAll(_callers).ConfigureAwait(false);
+        await _callers!.StopAsync().ConfigureAwait(false);
         await _cache.DisposeAsync().ConfigureAwait(false);
-        _stop.Dispose();
     }
 
-    private async Task CallerLoopAsync(Random random)
+    private async Task CallerLoopAsync(Random random, CancellationToken stop)
     {
-        CancellationToken stop = _stop.Token;
         long operations = 0;
         long updates = 0;
         while (!stop.IsCancellationRequested)
