@@ -443,14 +443,17 @@ public sealed class MemcachedClientGetOrCreateTests : IDisposable
         string key = Key("outage");
         int calls = 0;
         int running = 0;
-        int mostAtOnce = 0;
+        int overlapping = 0;
         var first = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
         var release = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
         Func<CancellationToken, Task<string>> factory = async _ =>
         {
             int call = Interlocked.Increment(ref calls);
-            int now = Interlocked.Increment(ref running);
-            InterlockedMax(ref mostAtOnce, now);
+            if (Interlocked.Increment(ref running) > 1)
+            {
+                Interlocked.Increment(ref overlapping); // a call began while another ran
+            }
+
             first.TrySetResult();
             await release.Task;
             Interlocked.Decrement(ref running);
@@ -467,22 +470,7 @@ public sealed class MemcachedClientGetOrCreateTests : IDisposable
 
         Assert.Equal("from the database, call 1", await starter.WaitAsync(Bound.NotStuck));
         Assert.Equal(Enumerable.Repeat("from the database, call 2", 99), results);
-        Assert.Equal((2, 1), (calls, mostAtOnce));
-    }
-
-    private static void InterlockedMax(ref int location, int value)
-    {
-        int seen = Volatile.Read(ref location);
-        while (value > seen)
-        {
-            int found = Interlocked.CompareExchange(ref location, value, seen);
-            if (found == seen)
-            {
-                return;
-            }
-
-            seen = found;
-        }
+        Assert.Equal((2, 0), (calls, overlapping));
     }
 
     [Fact]

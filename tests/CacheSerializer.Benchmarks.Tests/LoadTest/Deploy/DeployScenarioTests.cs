@@ -22,8 +22,7 @@ public sealed class DeployScenarioTests : IDisposable
         Assert.Equal(["none", "member-added", "member-retyped", "subtype-removed"], report.Kinds.Select(k => k.Kind));
         foreach (DeployKindResult kind in report.Kinds)
         {
-            string why = $"{kind.Kind}: {string.Join("; ", kind.Samples)}\n{log}";
-            Assert.True(kind.Errors == 0 && kind.Corruptions == 0 && kind.StaleValues == 0, why);
+            string why = AssertNoErrorsCorruptionsOrStaleValues(kind, log);
             Assert.Equal(0, kind.LostWrites);
             Assert.Equal(["before", "during", "after"], kind.Phases.Select(p => p.Phase));
             Assert.All(kind.Phases, p => Assert.True(p.Reads > 0 && p.Updates > 0, why));
@@ -83,8 +82,7 @@ public sealed class DeployScenarioTests : IDisposable
 
         foreach (DeployKindResult kind in report.Kinds)
         {
-            string why = $"{kind.Kind}: {string.Join("; ", kind.Samples)}\n{log}";
-            Assert.True(kind.Errors == 0 && kind.Corruptions == 0 && kind.StaleValues == 0, why);
+            AssertNoErrorsCorruptionsOrStaleValues(kind, log);
             Assert.Equal(0, kind[DeployPhase.Before].Misses);
             Assert.InRange(kind[DeployPhase.During].Misses + kind[DeployPhase.After].Misses, 1, 2 * settings.Keys);
         }
@@ -102,8 +100,7 @@ public sealed class DeployScenarioTests : IDisposable
 
         foreach (DeployKindResult kind in report.Kinds)
         {
-            string why = $"{kind.Kind}: {string.Join("; ", kind.Samples)}\n{log}";
-            Assert.True(kind.Errors == 0 && kind.Corruptions == 0 && kind.StaleValues == 0, why);
+            string why = AssertNoErrorsCorruptionsOrStaleValues(kind, log);
             Assert.Null(kind.LostWrites); // not checked: the client stores inside the call
             Assert.All(kind.Phases, p => Assert.True(p.Reads > 0 && p.Updates > 0, why));
             Assert.All(kind.Phases, p => Assert.Equal(p.Misses, p.FactoryCalls));
@@ -130,8 +127,7 @@ public sealed class DeployScenarioTests : IDisposable
 
         foreach (DeployKindResult kind in report.Kinds)
         {
-            string why = $"{kind.Kind}: {string.Join("; ", kind.Samples)}\n{log}";
-            Assert.True(kind.Errors == 0 && kind.Corruptions == 0 && kind.StaleValues == 0, why);
+            AssertNoErrorsCorruptionsOrStaleValues(kind, log);
             Assert.Equal(0, kind[DeployPhase.Before].Misses);
             Assert.All(kind.Phases, p => Assert.Equal(p.Misses, p.FactoryCalls));
         }
@@ -139,6 +135,15 @@ public sealed class DeployScenarioTests : IDisposable
         Assert.True(report.Kinds[0].Misses == 0, $"{report.Kinds[0].Misses} misses without a change: {string.Join("; ", report.Kinds[0].Samples)}\n{log}");
         Assert.Equal(["other_contract"], report.Kinds[1].Unreadable.Keys);
         Assert.Equal(report.Kinds[1].Misses, report.Kinds[1].Unreadable["other_contract"]);
+    }
+
+    /// <summary>Asserts a change kind's run had no error, corruption or stale value; returns what explains a failure:
+    /// its samples and the run's log.</summary>
+    private static string AssertNoErrorsCorruptionsOrStaleValues(DeployKindResult kind, StringWriter log)
+    {
+        string why = $"{kind.Kind}: {string.Join("; ", kind.Samples)}\n{log}";
+        Assert.True(kind.Errors == 0 && kind.Corruptions == 0 && kind.StaleValues == 0, why);
+        return why;
     }
 
     public void Dispose()
