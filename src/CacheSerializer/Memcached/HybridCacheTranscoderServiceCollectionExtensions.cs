@@ -1,6 +1,7 @@
 using CacheSerializer;
 using CacheSerializer.Memcached;
-using CacheSerializer.Memcached.Internal.FailurePolicy;
+using CacheSerializer.Memcached.Internal.Engine;
+using CacheSerializer.Memcached.Internal.Reading;
 using CacheSerializer.Memcached.Internal.Hosting;
 using Microsoft.Extensions.Caching.Hybrid;
 using Microsoft.Extensions.Logging;
@@ -34,8 +35,8 @@ public static class HybridCacheTranscoderServiceCollectionExtensions
         ArgumentNullException.ThrowIfNull(services);
         services.AddSingleton<IHybridCacheSerializerFactory>(static provider => new TranscoderHybridCacheSerializerFactory(() =>
         {
-            MemcachedClient client = provider.GetRequiredService<MemcachedClient>();
-            return Reader(provider, client.Transcoder, client.OnUnreadableItem);
+            MemcachedEngine engine = provider.GetRequiredService<MemcachedEngine>();
+            return Reader(provider, engine.Transcoder, engine.Settings.OnUnreadableItem);
         }));
         return MissOnUnreadableEntries(services);
     }
@@ -58,7 +59,7 @@ public static class HybridCacheTranscoderServiceCollectionExtensions
         return MissOnUnreadableEntries(services);
     }
 
-    private static UnreadableItems Reader(IServiceProvider provider, ITranscoder transcoder, UnreadableItemPolicy policy) =>
+    private static ItemReader Reader(IServiceProvider provider, ITranscoder transcoder, UnreadableItemPolicy policy) =>
         new(transcoder, policy, (ILogger?)provider.GetService<ILoggerFactory>()?.CreateLogger<MemcachedClient>() ?? NullLogger.Instance, "HybridCache serializer");
 
     /// <summary>Wraps every HybridCache registered so far, keyed or not, so that an entry the transcoder cannot read is

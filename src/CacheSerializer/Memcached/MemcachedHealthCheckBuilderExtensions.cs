@@ -1,4 +1,5 @@
 using CacheSerializer.Memcached;
+using CacheSerializer.Memcached.Internal.Engine;
 using CacheSerializer.Memcached.Internal.Hosting;
 using Microsoft.Extensions.Diagnostics.HealthChecks;
 
@@ -30,7 +31,7 @@ public static class MemcachedHealthCheckBuilderExtensions
         ArgumentNullException.ThrowIfNull(name);
         return builder.Add(new HealthCheckRegistration(
             name,
-            static provider => new MemcachedHealthCheck(provider.GetRequiredService<MemcachedClient>()),
+            static provider => new MemcachedHealthCheck(provider.GetRequiredService<MemcachedEngine>()),
             failureStatus,
             tags,
             timeout));

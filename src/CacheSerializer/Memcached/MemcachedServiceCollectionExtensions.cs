@@ -2,6 +2,7 @@ using System.Globalization;
 using CacheSerializer;
 using CacheSerializer.Memcached;
 using CacheSerializer.Memcached.Internal.Configuration;
+using CacheSerializer.Memcached.Internal.Engine;
 using CacheSerializer.Memcached.Internal.Hosting;
 using Microsoft.Extensions.Caching.Distributed;
 using Microsoft.Extensions.Configuration;
@@ -86,12 +87,14 @@ public static class MemcachedServiceCollectionExtensions
     {
         services.AddOptions<MemcachedClientOptions>().ValidateOnStart();
         services.TryAddEnumerable(ServiceDescriptor.Singleton<IValidateOptions<MemcachedClientOptions>, MemcachedOptionsValidator>());
-        services.TryAddSingleton(static provider => new MemcachedClient(
+        // One engine per service provider, shared by the client (its front) and the hosting adapters.
+        services.TryAddSingleton(static provider => new MemcachedEngine(
             provider.GetRequiredService<IOptions<MemcachedClientOptions>>().Value,
             provider.GetService<ILoggerFactory>()));
+        services.TryAddSingleton(static provider => new MemcachedClient(provider.GetRequiredService<MemcachedEngine>()));
         services.TryAddSingleton<IMemcachedClient>(static provider => provider.GetRequiredService<MemcachedClient>());
         services.Replace(ServiceDescriptor.Singleton<IDistributedCache>(static provider =>
-            new MemcachedDistributedCache(provider.GetRequiredService<MemcachedClient>())));
+            new MemcachedDistributedCache(provider.GetRequiredService<MemcachedEngine>())));
         services.TryAddEnumerable(ServiceDescriptor.Singleton<IHostedService, MemcachedStartup>());
         return services;
     }

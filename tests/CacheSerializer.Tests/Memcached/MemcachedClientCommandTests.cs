@@ -336,7 +336,7 @@ public sealed class MemcachedClientCommandTests : IDisposable
         Assert.Equal(MemcachedStoreResult.Stored, await _client.SetAsync(key, "kept", expiration));
 
         Assert.Equal("kept", (await _client.GetAsync<string>(key)).Value);
-        long remaining = (await _client.GetRawAsync(key, CancellationToken.None, ttl: true)).Ttl;
+        long remaining = (await _client.Engine.Reads.GetRawAsync(key, CancellationToken.None, ttl: true)).Ttl;
         long untilCap = int.MaxValue - DateTimeOffset.UtcNow.ToUnixTimeSeconds();
         Assert.InRange(remaining, untilCap - 5, untilCap + 5); // memcached counts the TTL to 2038-01-19T03:14:07Z
     }

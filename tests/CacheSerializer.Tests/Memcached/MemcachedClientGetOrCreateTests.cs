@@ -50,7 +50,7 @@ public sealed class MemcachedClientGetOrCreateTests : IDisposable
     private static Task WaitForTtlBelowAsync(MemcachedClient client, string key, long seconds) =>
         Poll.UntilAsync(async () =>
         {
-            GetReply reply = await client.GetRawAsync(key, CancellationToken.None, ttl: true);
+            GetReply reply = await client.Engine.Reads.GetRawAsync(key, CancellationToken.None, ttl: true);
             return reply.Hit && reply.Ttl < seconds;
         }, $"the TTL of {key} below {seconds} s");
 
@@ -77,8 +77,8 @@ public sealed class MemcachedClientGetOrCreateTests : IDisposable
             Interlocked.Increment(ref calls);
 
             // Hold the value back until every server has its callers waiting, so that all 1,000 are in the stampede.
-            await Poll.UntilAsync(() => farm.All(c => c.FlightCount == 1), "every client waiting");
-            flightsSeen = Array.ConvertAll(farm, c => c.FlightCount);
+            await Poll.UntilAsync(() => farm.All(c => c.Engine.Leases.FlightCount == 1), "every client waiting");
+            flightsSeen = Array.ConvertAll(farm, c => c.Engine.Leases.FlightCount);
             return "new";
         }, options);
         string[] results = await Task.WhenAll(callers).WaitAsync(Bound.NotStuck);
@@ -150,7 +150,7 @@ public sealed class MemcachedClientGetOrCreateTests : IDisposable
 
         Assert.Equal(Enumerable.Repeat("current", 250), results);
         await refresh.FinishAsync(farm[2], key, "refreshed");
-        GetReply stored = await farm[0].GetRawAsync(key, CancellationToken.None, ttl: true);
+        GetReply stored = await farm[0].Engine.Reads.GetRawAsync(key, CancellationToken.None, ttl: true);
         Assert.InRange(stored.Ttl, 25, 30); // stored anew for the whole expiration
     }
 
@@ -164,7 +164,7 @@ public sealed class MemcachedClientGetOrCreateTests : IDisposable
         InvalidOperationException thrown = await Assert.ThrowsAsync<InvalidOperationException>(() => farm[0].GetOrCreateAsync<string>(key, _ => throw new InvalidOperationException("database down"), options));
 
         Assert.Equal("database down", thrown.Message);
-        GetReply raw = await farm[0].GetRawAsync(key, CancellationToken.None);
+        GetReply raw = await farm[0].Engine.Reads.GetRawAsync(key, CancellationToken.None);
         Assert.Equal((false, false), (raw.Hit, raw.IsPlaceholder)); // the placeholder was deleted before the exception surfaced
         var clock = Stopwatch.StartNew();
         Assert.Equal("made", await farm[1].GetOrCreateAsync(key, _ => Task.FromResult("made"), options));
@@ -192,7 +192,7 @@ public sealed class MemcachedClientGetOrCreateTests : IDisposable
             Interlocked.Increment(ref waiterCalls);
             return Task.FromResult("from the second server");
         }, options);
-        await Poll.UntilAsync(() => farm[1].FlightCount == 1, "the second server waiting");
+        await Poll.UntilAsync(() => farm[1].Engine.Leases.FlightCount == 1, "the second server waiting");
 
         fail.SetResult();
 
@@ -323,7 +323,7 @@ public sealed class MemcachedClientGetOrCreateTests : IDisposable
 
         await Assert.ThrowsAsync<TranscoderException>(() => small.GetOrCreateAsync(key, _ => Task.FromResult(new byte[1001])));
 
-        GetReply raw = await small.GetRawAsync(key, CancellationToken.None);
+        GetReply raw = await small.Engine.Reads.GetRawAsync(key, CancellationToken.None);
         Assert.Equal((false, false), (raw.Hit, raw.IsPlaceholder));
         Assert.Equal([1, 2], await small.GetOrCreateAsync(key, _ => Task.FromResult(new byte[] { 1, 2 })));
     }
@@ -341,7 +341,7 @@ public sealed class MemcachedClientGetOrCreateTests : IDisposable
         string[] results = await Task.WhenAll(Callers(farm, 100, key, refresh.Factory, options)).WaitAsync(Bound.NotStuck);
 
         Assert.Equal(Enumerable.Repeat("v1", 500), results);
-        GetReply stale = await farm[0].GetRawAsync(key, CancellationToken.None, ttl: true);
+        GetReply stale = await farm[0].Engine.Reads.GetRawAsync(key, CancellationToken.None, ttl: true);
         Assert.InRange(stale.Ttl, 50, 60); // md I T60: kept for the stale window, not the 10 minutes
         await refresh.FinishAsync(farm[4], key, "v2");
         Assert.Equal("v2", await farm[2].GetOrCreateAsync(key, _ => Task.FromResult("v3"), options));
@@ -360,7 +360,7 @@ public sealed class MemcachedClientGetOrCreateTests : IDisposable
         string[] results = await Task.WhenAll(Callers(farm, 100, key, async _ =>
         {
             Interlocked.Increment(ref calls);
-            await Poll.UntilAsync(() => farm.All(c => c.FlightCount == 1), "every client waiting");
+            await Poll.UntilAsync(() => farm.All(c => c.Engine.Leases.FlightCount == 1), "every client waiting");
             return "v2";
         }, options)).WaitAsync(Bound.NotStuck);
 
@@ -396,7 +396,7 @@ public sealed class MemcachedClientGetOrCreateTests : IDisposable
 
         // The placeholder is an item of 0 bytes with flags 0, which the transcoder would read as "" and IDistributedCache
         // as an empty array: every read path must see a miss.
-        GetReply raw = await reader.GetRawAsync(key, CancellationToken.None);
+        GetReply raw = await reader.Engine.Reads.GetRawAsync(key, CancellationToken.None);
         Assert.Equal((false, true), (raw.Hit, raw.IsPlaceholder));
         Assert.False((await reader.GetAsync<string>(key)).Found);
         Assert.False((await reader.GetAsync<byte[]>(key)).Found);
@@ -490,7 +490,7 @@ public sealed class MemcachedClientGetOrCreateTests : IDisposable
         }, options);
         await started.Task.WaitAsync(Bound.NotStuck);
         Task<string> waiter = farm[1].GetOrCreateAsync(key, _ => Task.FromResult("from the waiter"), options);
-        await Poll.UntilAsync(() => farm[1].FlightCount == 1, "the second server waiting");
+        await Poll.UntilAsync(() => farm[1].Engine.Leases.FlightCount == 1, "the second server waiting");
 
         server.Kill();
 
@@ -570,7 +570,7 @@ public sealed class MemcachedClientGetOrCreateTests : IDisposable
         }
 
         await factoryCancelled.Task.WaitAsync(Bound.NotStuck);
-        await Poll.UntilAsync(() => client.FlightCount == 0, "the shared call ended");
+        await Poll.UntilAsync(() => client.Engine.Leases.FlightCount == 0, "the shared call ended");
         var clock = Stopwatch.StartNew();
         Assert.Equal("next", await client.GetOrCreateAsync(key, _ => Task.FromResult("next"), options));
         Assert.True(clock.Elapsed < options.LockTimeout / 2, $"took {clock.Elapsed}: the cancelled call left its placeholder");

@@ -26,8 +26,8 @@ public sealed class MemcachedClientRequestReuseTests
         }
 
         // One request in use, and the one before it until the read thread has published it: 400 reads, two requests.
-        Assert.InRange(client.GetRequests.CreatedCount, 1, 2);
-        await Poll.UntilAsync(() => client.GetRequests.Count == client.GetRequests.CreatedCount, "every request back in the pool");
+        Assert.InRange(client.Engine.GetRequests.CreatedCount, 1, 2);
+        await Poll.UntilAsync(() => client.Engine.GetRequests.Count == client.Engine.GetRequests.CreatedCount, "every request back in the pool");
     }
 
     [Fact]
@@ -76,15 +76,15 @@ public sealed class MemcachedClientRequestReuseTests
 
             // A read that returned gave its request back (once its reply was published); a cancelled one never does.
             await Poll.UntilAsync(
-                () => client.GetRequests.Count + Interlocked.Read(ref cancelled) == client.GetRequests.CreatedCount,
-                $"round {round}: {client.GetRequests.Count} pooled + {cancelled} cancelled = {client.GetRequests.CreatedCount} created");
+                () => client.Engine.GetRequests.Count + Interlocked.Read(ref cancelled) == client.Engine.GetRequests.CreatedCount,
+                $"round {round}: {client.Engine.GetRequests.Count} pooled + {cancelled} cancelled = {client.Engine.GetRequests.CreatedCount} created");
         }
 
         Assert.Equal(Keys * Rounds, answered + cancelled);
         Assert.True(answered >= Keys * Rounds / 2, $"{answered} answered");
 
         // Each round needs at most one request per key: the rest are those the earlier rounds' cancellations took.
-        Assert.InRange(client.GetRequests.CreatedCount, 1, Keys + cancelled);
+        Assert.InRange(client.Engine.GetRequests.CreatedCount, 1, Keys + cancelled);
     }
 
     [Fact]
@@ -146,7 +146,7 @@ public sealed class MemcachedClientRequestReuseTests
 
         // Every failed read kept its request out of the pool; every answered one gave it back.
         await Poll.UntilAsync(
-            () => client.GetRequests.Count == client.GetRequests.CreatedCount - failed,
-            $"{client.GetRequests.Count} pooled, {client.GetRequests.CreatedCount} created, {failed} failed");
+            () => client.Engine.GetRequests.Count == client.Engine.GetRequests.CreatedCount - failed,
+            $"{client.Engine.GetRequests.Count} pooled, {client.Engine.GetRequests.CreatedCount} created, {failed} failed");
     }
 }

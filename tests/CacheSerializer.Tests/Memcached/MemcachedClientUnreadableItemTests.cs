@@ -108,7 +108,7 @@ public sealed class MemcachedClientUnreadableItemTests : IDisposable
     private async Task<TranscoderErrorKind> StoreUnreadableAsync(string scenario, string key)
     {
         (CacheItem item, TranscoderErrorKind kind) = DeployBuilds.Unreadable(scenario);
-        Assert.Equal(MemcachedStoreResult.Stored, await RawWriter().StoreAsync(StoreMode.Set, key, item, null, 0, CancellationToken.None));
+        Assert.Equal(MemcachedStoreResult.Stored, await RawWriter().Engine.StoreAsync(StoreMode.Set, key, item, null, 0, CancellationToken.None));
         return kind;
     }
 
@@ -164,7 +164,7 @@ public sealed class MemcachedClientUnreadableItemTests : IDisposable
         Assert.Equal(kind == TranscoderErrorKind.Malformed ? LogLevel.Error : LogLevel.Warning, level);
         Assert.StartsWith($"memcached client: an item of {typeof(OrderAfter)} cannot be read ({DeployBuilds.ReasonTag(kind)}): ", message, StringComparison.Ordinal);
         Assert.Equal([(DeployBuilds.ReasonTag(kind), typeof(OrderAfter).ToString()), (DeployBuilds.ReasonTag(kind), typeof(OrderAfter).ToString())], Counted);
-        Assert.True((await reader.GetRawAsync(key, CancellationToken.None)).Hit, "the item is kept (DeleteUnreadableItems is off)");
+        Assert.True((await reader.Engine.Reads.GetRawAsync(key, CancellationToken.None)).Hit, "the item is kept (DeleteUnreadableItems is off)");
     }
 
     [Theory]
@@ -195,7 +195,7 @@ public sealed class MemcachedClientUnreadableItemTests : IDisposable
         // cache-aside path here fills with SetAsync, an overwrite: the item is replaced, and counted once.
         bool otherBuild = kind is TranscoderErrorKind.OtherContract or TranscoderErrorKind.UnknownType;
         Assert.Equal(Enumerable.Repeat((DeployBuilds.ReasonTag(kind), typeof(OrderAfter).ToString()), path == "GetOrCreateAsync" ? 2 : 1), Counted);
-        GetReply raw = await reader.GetRawAsync(key, CancellationToken.None);
+        GetReply raw = await reader.Engine.Reads.GetRawAsync(key, CancellationToken.None);
         Assert.Equal(path == "GetOrCreateAsync" && otherBuild, raw.Item.Equals(stored));
     }
 
@@ -270,13 +270,13 @@ public sealed class MemcachedClientUnreadableItemTests : IDisposable
         await StoreUnreadableAsync("other_contract", key);
         MemcachedClient reader = Reader(o => o.DeleteUnreadableItems = true);
         var deleted = new TaskCompletionSource<(string Key, bool Deleted)>(TaskCreationOptions.RunContinuationsAsynchronously);
-        reader.UnreadableDeleted = (k, d) => deleted.TrySetResult((k, d));
+        reader.Engine.Reads.UnreadableDeleted = (k, d) => deleted.TrySetResult((k, d));
 
         MemcachedGetResult<OrderAfter> read = await reader.GetAsync<OrderAfter>(key);
 
         Assert.False(read.Found);
         Assert.Equal((key, true), await WithinBoundAsync(deleted.Task, "the delete"));
-        Assert.False((await reader.GetRawAsync(key, CancellationToken.None)).Hit);
+        Assert.False((await reader.Engine.Reads.GetRawAsync(key, CancellationToken.None)).Hit);
         Assert.Contains("It was read as a miss and deleted if unchanged since (DeleteUnreadableItems) (MemcachedClientOptions.OnUnreadableItem = Miss); ", Assert.Single(UnreadableLogs).Message, StringComparison.Ordinal);
     }
 
@@ -288,8 +288,8 @@ public sealed class MemcachedClientUnreadableItemTests : IDisposable
         MemcachedClient reader = Reader(o => o.DeleteUnreadableItems = true);
         MemcachedClient otherServer = Reader();
         var deleted = new TaskCompletionSource<(string Key, bool Deleted)>(TaskCreationOptions.RunContinuationsAsynchronously);
-        reader.BeforeUnreadableDelete = async _ => Assert.Equal(MemcachedStoreResult.Stored, await otherServer.SetAsync(key, new OrderAfter { Name = "newer write", Quantity = 3 }));
-        reader.UnreadableDeleted = (k, d) => deleted.TrySetResult((k, d));
+        reader.Engine.Reads.BeforeUnreadableDelete = async _ => Assert.Equal(MemcachedStoreResult.Stored, await otherServer.SetAsync(key, new OrderAfter { Name = "newer write", Quantity = 3 }));
+        reader.Engine.Reads.UnreadableDeleted = (k, d) => deleted.TrySetResult((k, d));
 
         MemcachedGetResult<OrderAfter> read = await reader.GetAsync<OrderAfter>(key);
         (string, bool) outcome = await WithinBoundAsync(deleted.Task, "the delete");

@@ -77,11 +77,11 @@ public sealed class MemcachedHealthCheckTests
         for (int round = 0; round < 20; round++)
         {
             await Poll.UntilAsync(
-                async () => (await client.CheckServersAsync(CancellationToken.None))[0].IsUp, $"round {round}: the server back up");
+                async () => (await client.Engine.CheckServersAsync(CancellationToken.None))[0].IsUp, $"round {round}: the server back up");
             server.Kill();
 
-            ServerState first = (await client.CheckServersAsync(CancellationToken.None))[0];
-            ServerState second = (await client.CheckServersAsync(CancellationToken.None))[0];
+            ServerState first = (await client.Engine.CheckServersAsync(CancellationToken.None))[0];
+            ServerState second = (await client.Engine.CheckServersAsync(CancellationToken.None))[0];
 
             Assert.StartsWith($"failing: noop on {server.Endpoint}: could not open a connection", first.Description, StringComparison.Ordinal);
             Assert.StartsWith("down for ", second.Description, StringComparison.Ordinal);

@@ -77,9 +77,9 @@ public sealed class MemcachedServiceCollectionExtensionsTests(MemcachedServerFix
         string key = MemcachedServerFixture.UniqueKey("di-defaults");
 
         await client.GetOrCreateAsync(key, _ => Task.FromResult("v"));
-        long storedTtl = (await client.GetRawAsync(key, CancellationToken.None, ttl: true)).Ttl;
+        long storedTtl = (await client.Engine.Reads.GetRawAsync(key, CancellationToken.None, ttl: true)).Ttl;
         await client.InvalidateAsync(key);
-        long staleTtl = (await client.GetRawAsync(key, CancellationToken.None, ttl: true)).Ttl;
+        long staleTtl = (await client.Engine.Reads.GetRawAsync(key, CancellationToken.None, ttl: true)).Ttl;
 
         Assert.Equal((TimeSpan.FromSeconds(40), TimeSpan.FromSeconds(20), TimeSpan.FromSeconds(3), null), (bound.Expiration, bound.StaleWhileRevalidate, bound.LockTimeout, bound.EarlyRefresh));
         Assert.InRange(storedTtl, 58, 60); // 40 s fresh + 20 s stale

@@ -1,108 +1,89 @@
-using System.Buffers.Binary;
-using System.Collections.Concurrent;
-using System.Text;
+using CacheSerializer.Memcached.Internal.Engine;
+using CacheSerializer.Memcached.Internal.Nodes;
 using CacheSerializer.Memcached.Internal.Protocol;
+using CacheSerializer.Memcached.Internal.Requests;
 
 namespace CacheSerializer.Memcached.Internal.Deploys;
 
 /// <summary>
-/// Copies that keep two builds from evicting each other during a rolling deploy (docs/client.md, "Rolling deploys"). A
-/// build that reads a key holding an item it cannot read (another contract of the type, a type it does not know) and
-/// then fills the key with <c>AddAsync</c> stores its value beside the item, under the key's copy for the build
-/// (<see cref="MemcachedKey.CopyFor"/>, on the same server), bound to the CAS token the read saw; a later read that
-/// finds the same item under the key reads the copy instead. Any delete or overwrite of the key changes or removes that
-/// item, and so invalidates every copy bound to it, whichever build made it.
+/// Copies that keep two builds from evicting each other during a rolling deploy (docs/client.md, "Rolling deploys"): a
+/// read that finds another build's item reads this build's copy beside it (<see cref="ReadCopyAsync"/>), and a miss
+/// there is remembered (<see cref="PendingFills"/>) so that the fill which follows (<see cref="AddAsync"/>) stores its
+/// value as that copy, bound to the item the read saw (<see cref="CopyFormat"/>).
 /// </summary>
-/// <remarks>
-/// A copy's payload is the bound CAS token (8 bytes LE), the copied item's flags (4 bytes LE) and its payload, under
-/// flags <see cref="Flags"/> (docs/format.md, "Build copies"). The CAS bound is the one the reading get saw, never one
-/// read when the fill stores: a fill that loaded its value before an update replaced the item then binds to the
-/// replaced item and is never read.
-/// </remarks>
-internal sealed class BuildCopies
+/// <remarks>While contracts agree nothing is remembered, and a fill is a plain add: nothing is paid for copies.</remarks>
+internal sealed class BuildCopies(MemcachedEngine engine)
 {
-    /// <summary>The client flags of a copy: no transcoder reads them as a value.</summary>
-    internal const uint Flags = 0xC57E;
+    private readonly PendingFills _pending = new();
 
-    /// <summary>The most fills the client remembers at once; beyond it, it forgets them all (a copy then waits for the next miss).</summary>
-    internal const int MaxPending = 100_000;
+    /// <summary>Adds a value: a plain add, unless a read of the key found another build's item just before; then, when
+    /// the add finds the key taken, the fill goes beside that item, as this build's copy bound to it.</summary>
+    internal Task<MemcachedStoreResult> AddAsync(MemcachedKey key, Type type, CacheItem item, TimeSpan? expiration, CancellationToken cancellationToken) =>
+        _pending.Remembers(key.Original, type)
+            ? AddOrCopyAsync(key, type, item, expiration, cancellationToken)
+            : engine.StoreAsync(StoreMode.Add, key, item, expiration, 0, cancellationToken);
 
-    private const int HeaderLength = sizeof(ulong) + sizeof(uint);
-    private static readonly ConcurrentDictionary<Type, uint> Builds = new();
-    private readonly ConcurrentDictionary<(string Key, Type Type), ulong> _pending = new();
-
-    // About how many fills are remembered: ConcurrentDictionary.Count takes every lock of the dictionary, too much for
-    // each read of another build's item during a deploy. Only the bound uses it, so an approximate count will do.
-    private int _count;
-
-    /// <summary>Returns the build of <paramref name="type"/>: the FNV-1a of its module's version id and its full name, so
-    /// every web server of one build agrees, and two builds of the type (two compilations) differ.</summary>
-    internal static uint BuildOf(Type type) => Builds.GetOrAdd(type, static t =>
+    /// <summary>Reads this build's copy of a key whose item another build wrote under CAS <paramref name="cas"/>: a hit
+    /// while the copy is bound to that very item; otherwise a miss, remembered so that the fill which follows
+    /// (<see cref="AddAsync"/>) stores its value as such a copy.</summary>
+    internal async Task<MemcachedGetResult<T>> ReadCopyAsync<T>(MemcachedKey key, MemcachedNode node, ulong cas, CancellationToken cancellationToken)
     {
-        byte[] name = Encoding.UTF8.GetBytes(t.FullName ?? t.Name);
-        uint hash = Fnv1a.Hash(t.Module.ModuleVersionId.ToByteArray());
-        return Fnv1a.Hash(name, hash);
-    });
+        MemcachedKey copyKey = key.CopyFor(CopyFormat.BuildOf(typeof(T)));
+        GetReply copy = await engine.ExecuteValueAsync(node, GetRequest.Get(copyKey, pooled: false, engine.GetRequests), cancellationToken).ConfigureAwait(false);
+        return TryReadCopy(key, copy, cas, out T? value) ? new MemcachedGetResult<T>(value, 0) : default;
+    }
 
-    /// <summary>Remembers that a read of <paramref name="key"/> as a <paramref name="type"/> found an item it could not read
-    /// under CAS token <paramref name="cas"/>, so that the fill which follows is stored as a copy bound to it.</summary>
-    internal void MissedOtherBuild(string key, Type type, ulong cas)
+    /// <summary>Reads this build's copies of the keys whose items another build wrote, one batch per server, into
+    /// <paramref name="results"/>; a key without a copy bound to its item is a miss, remembered for the fill.</summary>
+    internal async Task ReadCopiesAsync<T>(List<OtherBuildItem> items, Dictionary<string, T?> results, CancellationToken cancellationToken)
     {
-        if (Volatile.Read(ref _count) >= MaxPending)
+        uint build = CopyFormat.BuildOf(typeof(T));
+        foreach (IGrouping<MemcachedNode, OtherBuildItem> server in items.GroupBy(static i => i.Node))
         {
-            _pending.Clear();
-            Volatile.Write(ref _count, 0);
-        }
-
-        if (_pending.TryAdd((key, type), cas))
-        {
-            Interlocked.Increment(ref _count);
-        }
-        else
-        {
-            _pending[(key, type)] = cas;
+            OtherBuildItem[] ofServer = [.. server];
+            GetReply[]? copies = await engine.ExecuteAsync(server.Key, new MultiGetRequest([.. ofServer.Select(i => i.Key.CopyFor(build))], pooled: false, engine.Wins), cancellationToken).ConfigureAwait(false);
+            for (int i = 0; i < ofServer.Length; i++)
+            {
+                OtherBuildItem item = ofServer[i];
+                if (TryReadCopy(item.Key, copies is null ? default : copies[i], item.Cas, out T? value))
+                {
+                    results[item.CallerKey] = value;
+                }
+            }
         }
     }
 
-    /// <summary>Tells whether a read of <paramref name="key"/> as a <paramref name="type"/> found another build's item and
-    /// no fill has taken it yet; without a remembered miss at all (contracts agree), without looking the key up. The count
-    /// is approximate: a rare miss it lost (at its bound) only costs that fill its copy.</summary>
-    internal bool Remembers(string key, Type type) => Volatile.Read(ref _count) != 0 && _pending.ContainsKey((key, type));
-
-    /// <summary>Takes the CAS token a read of <paramref name="key"/> as a <paramref name="type"/> saw on another build's item.</summary>
-    internal bool TryTakeMiss(string key, Type type, out ulong cas)
+    /// <summary>Reads the reply to a get of this build's copy of <paramref name="key"/> (a miss: no reply at all); false
+    /// when there is no copy bound to the item of CAS <paramref name="cas"/>, which is then remembered for the fill.</summary>
+    private bool TryReadCopy<T>(in MemcachedKey key, in GetReply copy, ulong cas, out T? value)
     {
-        if (!_pending.TryRemove((key, type), out cas))
+        if (copy.Hit && CopyFormat.TryUnwrap(copy.Item, cas, out CacheItem item) && engine.Items.TryRead(item, key, out value, out _))
         {
-            return false;
+            return true;
         }
 
-        Interlocked.Decrement(ref _count);
-        return true;
+        _pending.MissedOtherBuild(key.Original, typeof(T), cas);
+        value = default;
+        return false;
     }
 
-    /// <summary>Wraps <paramref name="item"/> as a copy bound to <paramref name="cas"/>.</summary>
-    internal static CacheItem Wrap(ulong cas, CacheItem item)
+    private async Task<MemcachedStoreResult> AddOrCopyAsync(MemcachedKey key, Type type, CacheItem item, TimeSpan? expiration, CancellationToken cancellationToken)
     {
-        byte[] payload = new byte[HeaderLength + item.Data.Count];
-        BinaryPrimitives.WriteUInt64LittleEndian(payload, cas);
-        BinaryPrimitives.WriteUInt32LittleEndian(payload.AsSpan(sizeof(ulong)), item.Flags);
-        item.Data.AsSpan().CopyTo(payload.AsSpan(HeaderLength));
-        return new CacheItem(Flags, new ArraySegment<byte>(payload));
+        MemcachedStoreResult result = await engine.StoreAsync(StoreMode.Add, key, item, expiration, 0, cancellationToken).ConfigureAwait(false);
+        bool otherBuild = _pending.TryTakeMiss(key.Original, type, out ulong cas);
+        return result == MemcachedStoreResult.NotStored && otherBuild
+            ? await StoreCopyAsync(key, type, cas, item, expiration, cancellationToken).ConfigureAwait(false)
+            : result;
     }
 
-    /// <summary>Unwraps a copy if it is bound to <paramref name="cas"/>, the item its key holds now; false for a copy of
-    /// an item since deleted or replaced, and for anything that is not a copy.</summary>
-    internal static bool TryUnwrap(CacheItem copy, ulong cas, out CacheItem item)
+    /// <summary>Stores <paramref name="item"/> as this build's copy of <paramref name="key"/>, bound to the item of
+    /// another build a read saw under CAS <paramref name="cas"/>, on the key's own server; too large a copy is not stored.</summary>
+    private Task<MemcachedStoreResult> StoreCopyAsync(MemcachedKey key, Type type, ulong cas, CacheItem item, TimeSpan? expiration, CancellationToken cancellationToken)
     {
-        ReadOnlySpan<byte> data = copy.Data.AsSpan();
-        if (copy.Flags != Flags || data.Length < HeaderLength || BinaryPrimitives.ReadUInt64LittleEndian(data) != cas)
-        {
-            item = default;
-            return false;
-        }
-
-        item = new CacheItem(BinaryPrimitives.ReadUInt32LittleEndian(data[sizeof(ulong)..]), copy.Data.Slice(HeaderLength));
-        return true;
+        CacheItem copy = CopyFormat.Wrap(cas, item);
+        var request = new StoreRequest(key.CopyFor(CopyFormat.BuildOf(type)), StoreMode.Set, copy, expiration, 0);
+        return request.ValueSize > engine.Settings.MaxValueSize
+            ? Task.FromResult(MemcachedStoreResult.NotStored)
+            : engine.ExecuteAsync(engine.Locate(key), request, cancellationToken);
     }
 }

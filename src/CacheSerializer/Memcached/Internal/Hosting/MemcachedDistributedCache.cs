@@ -1,11 +1,13 @@
 using System.Buffers.Binary;
 
+using CacheSerializer.Memcached.Internal.Engine;
+using CacheSerializer.Memcached.Internal.Protocol;
 using CacheSerializer.Memcached.Internal.Requests;
 using Microsoft.Extensions.Caching.Distributed;
 
 namespace CacheSerializer.Memcached.Internal.Hosting;
 
-/// <summary><see cref="IDistributedCache"/> over a <see cref="MemcachedClient"/>, with sliding expiration kept in the item itself.</summary>
+/// <summary><see cref="IDistributedCache"/> over a client's engine, with sliding expiration kept in the item itself.</summary>
 /// <remarks>
 /// An entry is one memcached item with flags <see cref="EntryFlags"/> and a 12-byte header before the caller's bytes:
 /// the absolute expiration (Unix milliseconds, little-endian int64, 0 for none) and the sliding window (seconds,
@@ -19,12 +21,12 @@ internal sealed class MemcachedDistributedCache : IDistributedCache
     internal const uint EntryFlags = 0xDC01;
     internal const int HeaderLength = 12;
 
-    private readonly MemcachedClient _client;
+    private readonly MemcachedEngine _engine;
     private readonly TimeProvider _time;
 
-    internal MemcachedDistributedCache(MemcachedClient client, TimeProvider? time = null)
+    internal MemcachedDistributedCache(MemcachedEngine engine, TimeProvider? time = null)
     {
-        _client = client;
+        _engine = engine;
         _time = time ?? TimeProvider.System;
     }
 
@@ -41,7 +43,8 @@ internal sealed class MemcachedDistributedCache : IDistributedCache
     public Task RemoveAsync(string key, CancellationToken token = default)
     {
         ArgumentNullException.ThrowIfNull(key);
-        return _client.DeleteAsync(key, token);
+        MemcachedKey encoded = _engine.Key(key);
+        return _engine.ExecuteAsync(encoded, KeyRequest.Delete(encoded), token);
     }
 
     public void Set(string key, byte[] value, DistributedCacheEntryOptions options) => SetAsync(key, value, options).GetAwaiter().GetResult();
@@ -82,7 +85,7 @@ internal sealed class MemcachedDistributedCache : IDistributedCache
         BinaryPrimitives.WriteInt32LittleEndian(payload.AsSpan(8), slidingSeconds);
         value.CopyTo(payload, HeaderLength);
 
-        return _client.StoreAsync(StoreMode.Set, key, new CacheItem(EntryFlags, payload), Ttl(absoluteMs, slidingSeconds, now), 0, token);
+        return _engine.StoreAsync(StoreMode.Set, key, new CacheItem(EntryFlags, payload), Ttl(absoluteMs, slidingSeconds, now), 0, token);
     }
 
     /// <summary>The TTL an entry gets now: the sliding window capped by what is left until the absolute expiration.</summary>
@@ -101,7 +104,7 @@ internal sealed class MemcachedDistributedCache : IDistributedCache
     private async Task<byte[]?> ReadAsync(string key, bool returnValue, CancellationToken token)
     {
         ArgumentNullException.ThrowIfNull(key);
-        GetReply reply = await _client.GetRawAsync(key, token, ttl: true, pooled: true).ConfigureAwait(false);
+        GetReply reply = await _engine.Reads.GetRawAsync(key, token, ttl: true, pooled: true).ConfigureAwait(false);
         if (!reply.Hit)
         {
             return null;
@@ -138,12 +141,13 @@ internal sealed class MemcachedDistributedCache : IDistributedCache
         {
             TimeSpan ttl = Ttl(absoluteMs, slidingSeconds, now)!.Value;
             // memcached cannot hold a TTL past 2038-01-19 (Expiration): compare with the TTL a touch could set at most.
-            long wanted = Math.Min((long)Math.Ceiling(ttl.TotalSeconds), Protocol.Expiration.MaxAbsoluteSeconds - now.ToUnixTimeSeconds());
+            long wanted = Math.Min((long)Math.Ceiling(ttl.TotalSeconds), Expiration.MaxAbsoluteSeconds - now.ToUnixTimeSeconds());
             // Touch unless the TTL is already within a tenth of the window (whole seconds): a hot key read many times a
             // second then costs one command per read, and an entry never lapses more than a tenth of its window early.
             if (reply.Ttl < 0 || wanted - reply.Ttl > wanted / 10)
             {
-                await _client.TouchAsync(key, ttl, token).ConfigureAwait(false);
+                MemcachedKey encoded = _engine.Key(key);
+                await _engine.ExecuteAsync(encoded, KeyRequest.Touch(encoded, ttl, _engine.Wins), token).ConfigureAwait(false);
             }
         }
 

@@ -1,15 +1,16 @@
+using CacheSerializer.Memcached.Internal.Engine;
 using CacheSerializer.Memcached.Internal.Nodes;
 using Microsoft.Extensions.Diagnostics.HealthChecks;
 
 namespace CacheSerializer.Memcached.Internal.Hosting;
 
 /// <summary>Healthy when every server answers, Degraded when some are down, the registration's failure status when all are.</summary>
-internal sealed class MemcachedHealthCheck(MemcachedClient client) : IHealthCheck
+internal sealed class MemcachedHealthCheck(MemcachedEngine engine) : IHealthCheck
 {
     public async Task<HealthCheckResult> CheckHealthAsync(HealthCheckContext context, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(context);
-        IReadOnlyList<ServerState> servers = await client.CheckServersAsync(cancellationToken).ConfigureAwait(false);
+        IReadOnlyList<ServerState> servers = await engine.CheckServersAsync(cancellationToken).ConfigureAwait(false);
         var data = new Dictionary<string, object>(StringComparer.Ordinal);
         foreach (ServerState server in servers)
         {

@@ -1,3 +1,4 @@
+using CacheSerializer.Memcached.Internal.Engine;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
 
@@ -17,8 +18,8 @@ internal sealed class MemcachedStartup(IServiceProvider services) : IHostedServi
     /// the first one; each is also logged as that server's outage.</exception>
     public async Task StartAsync(CancellationToken cancellationToken)
     {
-        MemcachedClient client = services.GetRequiredService<MemcachedClient>();
-        IReadOnlyList<MemcachedException> refusals = await client.FindRefusalsAsync(cancellationToken).ConfigureAwait(false);
+        MemcachedEngine engine = services.GetRequiredService<MemcachedEngine>();
+        IReadOnlyList<MemcachedException> refusals = await engine.FindRefusalsAsync(cancellationToken).ConfigureAwait(false);
         if (refusals.Count > 0)
         {
             throw refusals[0];

@@ -1,7 +1,7 @@
 using System.Buffers;
 using System.Buffers.Binary;
 using System.Diagnostics.CodeAnalysis;
-using CacheSerializer.Memcached.Internal.FailurePolicy;
+using CacheSerializer.Memcached.Internal.Reading;
 using Microsoft.Extensions.Caching.Hybrid;
 
 namespace CacheSerializer.Memcached.Internal.Hosting;
@@ -14,9 +14,9 @@ namespace CacheSerializer.Memcached.Internal.Hosting;
 /// transcoder uses. Every type is accepted here; a type the transcoder cannot store fails at Serialize with its
 /// exception, never silently through another serializer.
 /// </remarks>
-internal sealed class TranscoderHybridCacheSerializerFactory(Func<UnreadableItems> reader) : IHybridCacheSerializerFactory
+internal sealed class TranscoderHybridCacheSerializerFactory(Func<ItemReader> reader) : IHybridCacheSerializerFactory
 {
-    private UnreadableItems? _reader;
+    private ItemReader? _reader;
 
     public bool TryCreateSerializer<T>([NotNullWhen(true)] out IHybridCacheSerializer<T>? serializer)
     {
@@ -33,14 +33,14 @@ internal sealed class TranscoderHybridCacheSerializerFactory(Func<UnreadableItem
 /// turns into a miss (HybridCache itself has no way for a serializer to report one); under
 /// <see cref="UnreadableItemPolicy.Throw"/> the transcoder's exception is thrown as it is.
 /// </remarks>
-internal sealed class TranscoderHybridCacheSerializer<T>(UnreadableItems reader) : IHybridCacheSerializer<T>
+internal sealed class TranscoderHybridCacheSerializer<T>(ItemReader reader) : IHybridCacheSerializer<T>
 {
     /// <summary>The flags that precede the item's bytes.</summary>
     internal const int HeaderLength = 4;
 
     /// <summary>A serializer that throws every unreadable entry's exception as it is (tests of the format).</summary>
     internal TranscoderHybridCacheSerializer(ITranscoder transcoder)
-        : this(new UnreadableItems(transcoder, UnreadableItemPolicy.Throw, Microsoft.Extensions.Logging.Abstractions.NullLogger.Instance, "HybridCache serializer"))
+        : this(new ItemReader(transcoder, UnreadableItemPolicy.Throw, Microsoft.Extensions.Logging.Abstractions.NullLogger.Instance, "HybridCache serializer"))
     {
     }
 

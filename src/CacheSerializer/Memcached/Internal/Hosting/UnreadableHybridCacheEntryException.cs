@@ -1,4 +1,4 @@
-using CacheSerializer.Memcached.Internal.FailurePolicy;
+using CacheSerializer.Memcached.Internal.Reading;
 
 namespace CacheSerializer.Memcached.Internal.Hosting;
 
@@ -7,10 +7,10 @@ namespace CacheSerializer.Memcached.Internal.Hosting;
 /// to read as a miss. It reaches the application only through a HybridCache that <c>AddHybridCacheTranscoder</c> did not wrap.</summary>
 internal sealed class UnreadableHybridCacheEntryException(Exception cause)
     : TranscoderException(
-        $"A HybridCache entry cannot be read ({UnreadableItems.ReasonTag(UnreadableItems.ReasonOf(cause))}): {cause.Message} "
+        $"A HybridCache entry cannot be read ({ItemReader.ReasonTag(ItemReader.ReasonOf(cause))}): {cause.Message} "
         + "AddHybridCacheTranscoder wraps every HybridCache registered before it so that such an entry is a miss; "
         + "this one was registered after it, or replaced.",
-        UnreadableItems.ReasonOf(cause),
+        ItemReader.ReasonOf(cause),
         (cause as TranscoderException)?.Flags,
         (cause as TranscoderException)?.DataType,
         cause);

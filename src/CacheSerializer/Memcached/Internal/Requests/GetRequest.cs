@@ -8,7 +8,7 @@ namespace CacheSerializer.Memcached.Internal.Requests;
 /// <remarks>
 /// Every read asks for the CAS token (<c>c</c>), also when the caller does not want it: a plain read of an item marked
 /// stale receives its win (<c>W</c>, memcached 1.6.18 gives it to any <c>mg</c>), which it cannot act on, and hands it
-/// back through <c>returnWin</c> (<c>md &lt;key&gt; I C&lt;cas&gt;</c>) so that a caller of <c>GetOrCreateAsync</c>
+/// back through its pool's <see cref="GetOrCreate.Wins"/> (<c>md &lt;key&gt; I C&lt;cas&gt;</c>) so that a caller of <c>GetOrCreateAsync</c>
 /// can refresh the item. A placeholder reads as a miss (<see cref="GetReply"/>).
 /// </remarks>
 internal sealed class GetRequest : MetaRequest<GetReply>
@@ -21,7 +21,7 @@ internal sealed class GetRequest : MetaRequest<GetReply>
     private bool _pooled;
     private long _vivifyTtl;
     private long _recacheTtl;
-    private Action<MemcachedKey, ulong>? _returnWin;
+    private bool _returnsWin;
 
     // Who still holds the request: its caller and its connection (2 when sent). Each gives it up once, the caller only
     // after a result and the connection only after publishing it (ReleaseByCaller, ReleaseByConnection); the last one
@@ -38,26 +38,25 @@ internal sealed class GetRequest : MetaRequest<GetReply>
     /// <summary><c>mg &lt;key&gt; v f c</c>: a plain read.</summary>
     /// <param name="key">The key.</param>
     /// <param name="pooled">Whether the value may be copied into a rented array (the caller then calls <see cref="GetReply.Release"/>).</param>
-    /// <param name="returnWin">Called on the read thread with the key and CAS token of a win this read received and
-    /// cannot use; null to keep it.</param>
-    /// <param name="reuse">The client's pool the request comes from and goes back to once answered.</param>
-    internal static GetRequest Get(MemcachedKey key, bool pooled, Action<MemcachedKey, ulong>? returnWin, GetRequestPool reuse) =>
-        Rent(reuse, key, cas: false, Expiration.None, ttl: false, pooled, returnWin, Expiration.None, recacheTtl: 0);
+    /// <param name="reuse">The client's pool the request comes from and goes back to once answered, and whose
+    /// <see cref="GetRequestPool.Wins"/> gets a win this read received and cannot use.</param>
+    internal static GetRequest Get(MemcachedKey key, bool pooled, GetRequestPool reuse) =>
+        Rent(reuse, key, cas: false, Expiration.None, ttl: false, pooled, returnsWin: true, Expiration.None, recacheTtl: 0);
 
     /// <summary>A read for a caller that wants the CAS token (named "gets"; the token is read in any case).</summary>
-    internal static GetRequest Gets(MemcachedKey key, bool pooled, Action<MemcachedKey, ulong>? returnWin, GetRequestPool reuse) =>
-        Rent(reuse, key, cas: true, Expiration.None, ttl: false, pooled, returnWin, Expiration.None, recacheTtl: 0);
+    internal static GetRequest Gets(MemcachedKey key, bool pooled, GetRequestPool reuse) =>
+        Rent(reuse, key, cas: true, Expiration.None, ttl: false, pooled, returnsWin: true, Expiration.None, recacheTtl: 0);
 
     /// <summary><c>mg &lt;key&gt; v f c T&lt;ttl&gt;</c>: a read that also sets a new expiration on a hit.</summary>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="expiration"/> is negative.</exception>
-    internal static GetRequest GetAndTouch(MemcachedKey key, TimeSpan? expiration, bool pooled, Action<MemcachedKey, ulong>? returnWin, GetRequestPool reuse) =>
-        Rent(reuse, key, cas: false, Expiration.ToTtl(expiration), ttl: false, pooled, returnWin, Expiration.None, recacheTtl: 0);
+    internal static GetRequest GetAndTouch(MemcachedKey key, TimeSpan? expiration, bool pooled, GetRequestPool reuse) =>
+        Rent(reuse, key, cas: false, Expiration.ToTtl(expiration), ttl: false, pooled, returnsWin: true, Expiration.None, recacheTtl: 0);
 
     /// <summary><c>mg &lt;key&gt; v f c t</c>: a read that also returns the remaining TTL (<see cref="GetReply.Ttl"/>).</summary>
-    internal static GetRequest GetWithTtl(MemcachedKey key, bool pooled, Action<MemcachedKey, ulong>? returnWin, GetRequestPool reuse) =>
-        Rent(reuse, key, cas: false, Expiration.None, ttl: true, pooled, returnWin, Expiration.None, recacheTtl: 0);
+    internal static GetRequest GetWithTtl(MemcachedKey key, bool pooled, GetRequestPool reuse) =>
+        Rent(reuse, key, cas: false, Expiration.None, ttl: true, pooled, returnsWin: true, Expiration.None, recacheTtl: 0);
 
-    private static GetRequest Rent(GetRequestPool reuse, MemcachedKey key, bool cas, long touchTtl, bool ttl, bool pooled, Action<MemcachedKey, ulong>? returnWin, long vivifyTtl, long recacheTtl)
+    private static GetRequest Rent(GetRequestPool reuse, MemcachedKey key, bool cas, long touchTtl, bool ttl, bool pooled, bool returnsWin, long vivifyTtl, long recacheTtl)
     {
         GetRequest request = reuse.Rent();
         request._key = key;
@@ -65,7 +64,7 @@ internal sealed class GetRequest : MetaRequest<GetReply>
         request._cas = cas;
         request._touchTtl = touchTtl;
         request._ttl = ttl;
-        request._returnWin = returnWin;
+        request._returnsWin = returnsWin;
         request._vivifyTtl = vivifyTtl;
         request._recacheTtl = recacheTtl;
         request._holders = 2;
@@ -86,7 +85,6 @@ internal sealed class GetRequest : MetaRequest<GetReply>
 
         ResetForReuse();
         _key = default;
-        _returnWin = null;
         _pool.Return(this);
     }
 
@@ -98,7 +96,7 @@ internal sealed class GetRequest : MetaRequest<GetReply>
     /// A miss creates a placeholder and wins (<c>W</c>); a hit whose TTL is below <paramref name="recacheTtl"/>, or an
     /// item marked stale, wins once; every other get of it meanwhile sees <c>Z</c>.</summary>
     internal static GetRequest Lease(MemcachedKey key, long vivifyTtl, long recacheTtl, bool pooled, GetRequestPool reuse) =>
-        Rent(reuse, key, cas: true, Expiration.None, ttl: false, pooled, returnWin: null, vivifyTtl, recacheTtl);
+        Rent(reuse, key, cas: true, Expiration.None, ttl: false, pooled, returnsWin: false, vivifyTtl, recacheTtl);
 
     internal override void Write(IBufferWriter<byte> writer) =>
         MetaWriter.WriteGet(writer, _key, value: true, cas: true, _touchTtl, quiet: false, Opaque, _ttl, _vivifyTtl, _recacheTtl);
@@ -109,9 +107,9 @@ internal sealed class GetRequest : MetaRequest<GetReply>
         {
             case MetaReplyCode.Value:
                 var result = GetReply.FromValue(reply, _ttl, _pooled);
-                if (result.Won && _returnWin is not null)
+                if (result.Won && _returnsWin)
                 {
-                    _returnWin(_key, result.Cas);
+                    _pool.Wins?.Return(_key, result.Cas);
                 }
 
                 Complete(result, _vivifyTtl < 0 ? (result.Hit ? "hit" : "miss")

@@ -1,4 +1,5 @@
 using System.Collections.Concurrent;
+using CacheSerializer.Memcached.Internal.GetOrCreate;
 
 namespace CacheSerializer.Memcached.Internal.Requests;
 
@@ -10,7 +11,9 @@ namespace CacheSerializer.Memcached.Internal.Requests;
 /// collector, since its connection, a timer or a cancellation callback may still hold it. Bounded: beyond
 /// <see cref="Capacity"/> waiting, returned requests are dropped.
 /// </remarks>
-internal sealed class GetRequestPool
+/// <param name="wins">Where the pool's plain reads hand back a win they cannot act on (see <see cref="GetRequest"/>);
+/// null to keep it (tests).</param>
+internal sealed class GetRequestPool(Wins? wins = null)
 {
     /// <summary>How many requests wait at most: above the requests in flight of a busy client at the defaults.</summary>
     internal const int Capacity = 1024;
@@ -18,6 +21,9 @@ internal sealed class GetRequestPool
     private readonly ConcurrentQueue<GetRequest> _items = new();
     private int _count;
     private long _created;
+
+    /// <summary>Gets where the pool's plain reads hand back a win they cannot act on.</summary>
+    internal Wins? Wins => wins;
 
     /// <summary>Gets how many requests wait for reuse.</summary>
     internal int Count => Volatile.Read(ref _count);

@@ -1,4 +1,5 @@
 using System.Buffers;
+using CacheSerializer.Memcached.Internal.GetOrCreate;
 using CacheSerializer.Memcached.Internal.Protocol;
 
 namespace CacheSerializer.Memcached.Internal.Requests;
@@ -11,15 +12,15 @@ internal sealed class KeyRequest : MetaRequest<bool>
     private readonly Kind _kind;
     private readonly long _ttl;
     private readonly ulong _cas;
-    private readonly Action<MemcachedKey, ulong>? _returnWin;
+    private readonly Wins? _wins;
 
-    private KeyRequest(MemcachedKey key, Kind kind, long ttl, ulong cas, Action<MemcachedKey, ulong>? returnWin)
+    private KeyRequest(MemcachedKey key, Kind kind, long ttl, ulong cas, Wins? wins)
     {
         _key = key;
         _kind = kind;
         _ttl = ttl;
         _cas = cas;
-        _returnWin = returnWin;
+        _wins = wins;
     }
 
     private enum Kind
@@ -48,10 +49,10 @@ internal sealed class KeyRequest : MetaRequest<bool>
     /// <summary><c>md &lt;key&gt; I C&lt;cas&gt;</c>: marks the item stale, keeping its TTL, if it is still the version read.</summary>
     internal static KeyRequest InvalidateKeepingTtl(MemcachedKey key, ulong cas) => new(key, Kind.Invalidate, Expiration.None, cas, null);
 
-    /// <summary><c>mg &lt;key&gt; c T&lt;ttl&gt;</c>; a win it receives (an item marked stale) goes to <paramref name="returnWin"/>.</summary>
+    /// <summary><c>mg &lt;key&gt; c T&lt;ttl&gt;</c>; a win it receives (an item marked stale) goes back through <paramref name="wins"/>.</summary>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="expiration"/> is negative.</exception>
-    internal static KeyRequest Touch(MemcachedKey key, TimeSpan? expiration, Action<MemcachedKey, ulong>? returnWin = null) =>
-        new(key, Kind.Touch, Expiration.ToTtl(expiration), 0, returnWin);
+    internal static KeyRequest Touch(MemcachedKey key, TimeSpan? expiration, Wins? wins = null) =>
+        new(key, Kind.Touch, Expiration.ToTtl(expiration), 0, wins);
 
     internal override void Write(IBufferWriter<byte> writer)
     {
@@ -70,9 +71,9 @@ internal sealed class KeyRequest : MetaRequest<bool>
         switch (reply.Code)
         {
             case MetaReplyCode.Success:
-                if (_kind == Kind.Touch && _returnWin is not null && (reply.GetRecacheFlags() & RecacheFlags.Won) != 0)
+                if (_kind == Kind.Touch && _wins is not null && (reply.GetRecacheFlags() & RecacheFlags.Won) != 0)
                 {
-                    _returnWin(_key, reply.GetNumber((byte)'c'));
+                    _wins.Return(_key, reply.GetNumber((byte)'c'));
                 }
 
                 Complete(true, _kind switch { Kind.Touch => "touched", Kind.Invalidate => "invalidated", _ => "deleted" });

@@ -1,4 +1,5 @@
 using System.Buffers;
+using CacheSerializer.Memcached.Internal.GetOrCreate;
 using CacheSerializer.Memcached.Internal.Protocol;
 
 namespace CacheSerializer.Memcached.Internal.Requests;
@@ -15,7 +16,7 @@ internal sealed class MultiGetRequest : MemcachedRequest<GetReply[]>
     private readonly IReadOnlyList<MemcachedKey> _keys;
     private readonly GetReply[] _results;
     private readonly bool _pooled;
-    private readonly Action<MemcachedKey, ulong>? _returnWin;
+    private readonly Wins? _wins;
     private long _lastIndex = -1;
     private int _hits;
     private MetaReplyCode _errorCode;
@@ -23,12 +24,12 @@ internal sealed class MultiGetRequest : MemcachedRequest<GetReply[]>
 
     /// <param name="keys">The keys, in the order of their indexes.</param>
     /// <param name="pooled">Whether values may be copied into rented arrays (the caller then releases every reply).</param>
-    /// <param name="returnWin">Called with the key and CAS token of a win a read received and cannot use (see <see cref="GetRequest"/>).</param>
-    internal MultiGetRequest(IReadOnlyList<MemcachedKey> keys, bool pooled = false, Action<MemcachedKey, ulong>? returnWin = null)
+    /// <param name="wins">Where a win a read received and cannot use is handed back (see <see cref="GetRequest"/>).</param>
+    internal MultiGetRequest(IReadOnlyList<MemcachedKey> keys, bool pooled = false, Wins? wins = null)
     {
         _keys = keys;
         _pooled = pooled;
-        _returnWin = returnWin;
+        _wins = wins;
         _results = new GetReply[keys.Count];
     }
 
@@ -66,7 +67,7 @@ internal sealed class MultiGetRequest : MemcachedRequest<GetReply[]>
                 var result = GetReply.FromValue(reply, ttl: false, _pooled);
                 if (result.Won)
                 {
-                    _returnWin?.Invoke(_keys[(int)index], result.Cas);
+                    _wins?.Return(_keys[(int)index], result.Cas);
                 }
 
                 if (result.Hit)

@@ -1,42 +1,43 @@
-using CacheSerializer.Memcached.Internal.Configuration;
 using Microsoft.Extensions.Logging;
 
-namespace CacheSerializer.Memcached;
+namespace CacheSerializer.Memcached.Internal.Configuration;
 
-// What the client says once, at start-up: its servers and settings, and the settings that leave the cache open.
-public sealed partial class MemcachedClient
+/// <summary>What a client says once, at start-up: its servers and settings, and the settings that leave the cache open.</summary>
+internal static partial class StartupLog
 {
-    /// <summary>Logs the servers and the settings the client runs with, once, at start-up.</summary>
-    private void LogSettings()
+    /// <summary>Logs the servers and the settings the client runs with, then warns of weak security settings.</summary>
+    internal static void Write(ClientSettings settings, ILogger logger, IReadOnlyList<string> servers)
     {
-    if (_logger.IsEnabled(LogLevel.Information))
-    {
-        string servers = string.Join(", ", Servers);
-        (string tls, string authentication) = _settings.DescribeSecurity();
-        LogStarted(_logger, _nodes.Length, servers, _settings.ConnectionsPerServer, _settings.OperationTimeout.TotalMilliseconds,
-        _settings.ConnectTimeout.TotalMilliseconds, _settings.ServerDownInterval.TotalMilliseconds, _settings.OnServerFailure,
-        _settings.OnUnreadableItem == UnreadableItemPolicy.Miss && _settings.DeleteUnreadableItems ? "Miss, deleted if unchanged" : _settings.OnUnreadableItem.ToString(),
-        _settings.AutoEject ? (_settings.FlushOnReturn ? "on, flush on return" : "on, no flush on return") : "off",
-        _settings.KeyPlacement, _settings.KeyTransformer == MemcachedKeyTransformer.None ? string.Empty : $" after {_settings.KeyTransformer} key transformation",
-        _settings.KeyPrefix, _settings.MaxValueSize, tls, authentication, _settings.TranscoderDescription);
-    }
+        if (logger.IsEnabled(LogLevel.Information))
+        {
+            string serverList = string.Join(", ", servers);
+            (string tls, string authentication) = settings.DescribeSecurity();
+            LogStarted(logger, servers.Count, serverList, settings.ConnectionsPerServer, settings.OperationTimeout.TotalMilliseconds,
+                settings.ConnectTimeout.TotalMilliseconds, settings.ServerDownInterval.TotalMilliseconds, settings.OnServerFailure,
+                settings.OnUnreadableItem == UnreadableItemPolicy.Miss && settings.DeleteUnreadableItems ? "Miss, deleted if unchanged" : settings.OnUnreadableItem.ToString(),
+                settings.AutoEject ? (settings.FlushOnReturn ? "on, flush on return" : "on, no flush on return") : "off",
+                settings.KeyPlacement, settings.KeyTransformer == MemcachedKeyTransformer.None ? string.Empty : $" after {settings.KeyTransformer} key transformation",
+                settings.KeyPrefix, settings.MaxValueSize, tls, authentication, settings.TranscoderDescription);
+        }
+
+        WarnOfWeakSecurity(settings, logger);
     }
 
     /// <summary>Warns once, at start-up, of settings that leave the cache open: server certificates not validated, a
     /// password sent in clear text.</summary>
-    private void WarnOfWeakSecurity()
+    private static void WarnOfWeakSecurity(ClientSettings settings, ILogger logger)
     {
-        if (_settings.Tls is { AcceptAnyServerCertificate: true })
+        if (settings.Tls is { AcceptAnyServerCertificate: true })
         {
-            LogCertificatesNotValidated(_logger);
+            LogCertificatesNotValidated(logger);
         }
 
-        if (_settings.Credentials is { } credentials)
+        if (settings.Credentials is { } credentials)
         {
-            string[] plaintext = [.. _settings.Servers.Where(s => _settings.TlsFor(s) is null).Select(static s => s.Name)];
+            string[] plaintext = [.. settings.Servers.Where(s => settings.TlsFor(s) is null).Select(static s => s.Name)];
             if (plaintext.Length > 0)
             {
-                LogPasswordInClearText(_logger, credentials.UserName, string.Join(", ", plaintext));
+                LogPasswordInClearText(logger, credentials.UserName, string.Join(", ", plaintext));
             }
         }
     }

@@ -1,11 +1,10 @@
 using System.Collections.Concurrent;
-using CacheSerializer.Memcached.Internal.Configuration;
 using CacheSerializer.Memcached.Internal.Protocol;
-using CacheSerializer.Memcached.Internal.Requests;
+using CacheSerializer.Memcached.Internal.Routing;
 using CacheSerializer.Memcached.Internal.Telemetry;
 using Microsoft.Extensions.Logging;
 
-namespace CacheSerializer.Memcached.Internal.FailurePolicy;
+namespace CacheSerializer.Memcached.Internal.Reading;
 
 /// <summary>The one place a read deserializes an item (docs/client.md, "Unreadable items"): an item the transcoder
 /// cannot read is counted, then thrown under <see cref="UnreadableItemPolicy.Throw"/>, or logged once per type and
@@ -15,23 +14,23 @@ namespace CacheSerializer.Memcached.Internal.FailurePolicy;
 /// transcoder throws is <see cref="TranscoderErrorKind.Other"/>. Cancellation and out-of-memory are never taken for an
 /// unreadable item. A log line names the type and the reason, never the key (keys may hold user data).
 /// </remarks>
-internal sealed partial class UnreadableItems
+internal sealed partial class ItemReader
 {
     private readonly ITranscoder _transcoder;
     private readonly ILogger _logger;
     private readonly string _source;
-    private readonly Func<MemcachedKey, ServerEndpoint>? _locate;
+    private readonly Router? _router;
     private readonly ConcurrentDictionary<(Type Type, TranscoderErrorKind Reason), bool> _logged = new();
 
     /// <param name="transcoder">The transcoder that reads items.</param>
     /// <param name="policy">What an unreadable item is.</param>
     /// <param name="logger">Where the first item of each type and reason is logged.</param>
     /// <param name="source">Who reads, for the log: "memcached client" or "HybridCache serializer".</param>
-    /// <param name="locate">The server of a key, for the metric (called only for an unreadable item); null when reads
+    /// <param name="router">Where keys live, for the metric's server (asked only for an unreadable item); null when reads
     /// have no key (HybridCache's serializer).</param>
-    internal UnreadableItems(ITranscoder transcoder, UnreadableItemPolicy policy, ILogger logger, string source, Func<MemcachedKey, ServerEndpoint>? locate = null)
+    internal ItemReader(ITranscoder transcoder, UnreadableItemPolicy policy, ILogger logger, string source, Router? router = null)
     {
-        _locate = locate;
+        _router = router;
         _transcoder = transcoder;
         Policy = policy;
         _logger = logger;
@@ -87,7 +86,7 @@ internal sealed partial class UnreadableItems
     {
         TranscoderErrorKind reason = ReasonOf(ex);
         Type type = (ex as ContractMismatchException)?.StoredType ?? requested;
-        MemcachedTelemetry.RecordUnreadable(_locate?.Invoke(key), ReasonTag(reason), type);
+        MemcachedTelemetry.RecordUnreadable(_router?.Locate(key).Endpoint, ReasonTag(reason), type);
         if (Policy == UnreadableItemPolicy.Throw)
         {
             return false;
