@@ -178,10 +178,10 @@ internal sealed partial class MemcachedNode
             lock (_gate)
             {
                 _opening[slot] = null;
-                if (_down || _disposed.IsCancellationRequested)
+                if (_health.IsDown || _disposed.IsCancellationRequested)
                 {
                     connection.Break(new IOException("the server was marked down while the connection opened"), MemcachedErrorKind.ConnectionBroken);
-                    throw _down ? DownError("connect") : ThrowHelper.ServerDown(Name, "connect", _settings.ServerDownInterval, _downCause);
+                    throw _health.IsDown ? _health.DownError("connect") : ThrowHelper.ServerDown(Name, "connect", _settings.ServerDownInterval, _health.DownCause);
                 }
 
                 _connections[slot] = connection;

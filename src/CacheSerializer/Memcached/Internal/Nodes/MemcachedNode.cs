@@ -7,15 +7,14 @@ using Microsoft.Extensions.Logging;
 
 namespace CacheSerializer.Memcached.Internal.Nodes;
 
-/// <summary>One server: its small pool of pipelined connections, the life of a request on it (acquire a connection,
-/// send, await the reply, cancel), and its health (up, or down until the heartbeat's probe succeeds).</summary>
-/// <remarks>One concern per file: the life of a request here; the connection pool (acquire, open, fill, time out,
-/// drop a broken one) in MemcachedNode.Connections.cs; health (mark down, fail fast, probe until up, outage logs) in
-/// MemcachedNode.Health.cs.</remarks>
+/// <summary>One server: its small pool of pipelined connections and the life of a request on it (acquire a connection,
+/// send, await the reply, cancel); its health (up, or down until the heartbeat's probe succeeds) is a
+/// <see cref="ServerHealth"/> beside it.</summary>
+/// <remarks>One concern per file: the life of a request, and what the node does when its health changes, here; the
+/// connection pool (acquire, open, fill, time out, drop a broken one) in MemcachedNode.Connections.cs; health (mark
+/// down, fail fast, probe until up, outage logs) in ServerHealth.cs.</remarks>
 internal sealed partial class MemcachedNode : IDisposable
 {
-    private const string FlushedNote = " (flushed: it was ejected, so its keys were written elsewhere meanwhile)";
-
     private readonly ServerEndpoint _endpoint;
     private readonly ClientSettings _settings;
     private readonly ILogger _logger;
@@ -26,26 +25,16 @@ internal sealed partial class MemcachedNode : IDisposable
     private readonly Task<MemcachedConnection>?[] _opening;
     private readonly Lock _gate = new();
     private readonly CancellationTokenSource _disposed = new();
+    private readonly ServerHealth _health;
     private int _next;
-    private volatile bool _down;
-    private long _downSinceTimestamp;
-    private long _retryAtTimestamp;
-    private long _failedCalls;
-    private Exception? _downCause;
-
-    // The probe under way while the server is down; read and written by the client's heartbeat thread only (Recover).
-    private Task<MemcachedConnection>? _probeOpening;
-    private MemcachedConnection? _probeConnection;
-    private TextRequest? _probeRequest;
-    private long _probeDeadline;
 
     /// <summary>Creates the node.</summary>
     /// <param name="endpoint">The server.</param>
     /// <param name="settings">The client's settings.</param>
     /// <param name="logger">Where outages are logged (once when one starts, once when it ends).</param>
     /// <param name="onStateChanged">Called after the server is marked down and after it is back up.</param>
-    /// <param name="wakeRecovery">Wakes the client's heartbeat, which drives the probe (<see cref="Recover"/>); called
-    /// when the server is marked down and when a step of the probe ends.</param>
+    /// <param name="wakeRecovery">Wakes the heartbeat, which drives the probe (<see cref="Recover"/>); called when the
+    /// server is marked down and when a step of the probe ends.</param>
     internal MemcachedNode(ServerEndpoint endpoint, ClientSettings settings, ILogger logger, Action<MemcachedNode> onStateChanged, Action wakeRecovery)
     {
         _endpoint = endpoint;
@@ -56,13 +45,14 @@ internal sealed partial class MemcachedNode : IDisposable
         _onConnectionBroken = OnConnectionBroken;
         _connections = new MemcachedConnection?[settings.ConnectionsPerServer];
         _opening = new Task<MemcachedConnection>?[settings.ConnectionsPerServer];
+        _health = new ServerHealth(endpoint, settings, logger, _gate, wakeRecovery, _onConnectionBroken, _disposed.Token);
     }
 
     internal string Name => _endpoint.Name;
 
     internal ServerEndpoint Endpoint => _endpoint;
 
-    internal bool IsDown => _down;
+    internal bool IsDown => _health.IsDown;
 
     /// <summary>Sends a request and returns its reply: takes a pipeline slot on a live connection (opening one if
     /// needed, waiting for one under back-pressure), queues the request, and ends the wait when the token is cancelled.</summary>
@@ -108,18 +98,69 @@ internal sealed partial class MemcachedNode : IDisposable
     }
 
     /// <summary>Describes the outage for the health check, or null when the server is up.</summary>
-    internal (string Reason, TimeSpan DownFor, TimeSpan NextAttemptIn)? DescribeOutage()
+    internal (string Reason, TimeSpan DownFor, TimeSpan NextAttemptIn)? DescribeOutage() => _health.DescribeOutage();
+
+    /// <summary>Counts a call that failed because of the server (down, timeout, broken connection), for the outage's end log.</summary>
+    internal void CountFailedCall() => _health.CountFailedCall();
+
+    /// <summary>Marks the server down: its connections close, its operations fail fast, and the heartbeat probes it.</summary>
+    internal void MarkDown(Exception cause)
     {
+        if (!_health.TryMarkDown(cause))
+        {
+            return;
+        }
+
+        // A server that requires authentication the client does not have refused everything on every connection (none
+        // of them authenticated): their requests fail with that reason. Otherwise written requests may have been applied.
+        MemcachedException downError = cause is MemcachedException { Kind: MemcachedErrorKind.AuthenticationRequired } unauthenticated
+            ? unauthenticated
+            : ThrowHelper.ServerDown(Name, "pending", _settings.ServerDownInterval, cause);
+        for (int i = 0; i < _connections.Length; i++)
+        {
+            Interlocked.Exchange(ref _connections[i], null)?.Break(downError, downError.Kind);
+        }
+
+        _onStateChanged(this);
+        _wakeRecovery(); // the heartbeat probes it after ServerDownInterval (Recover)
+    }
+
+    /// <summary>Takes the probe of a server that is down one step further, on the heartbeat thread
+    /// (<see cref="ServerHealth.Recover"/>); once it answered, its connection joins the pool as the server is marked up.</summary>
+    /// <returns>When the probe next needs the heartbeat.</returns>
+    internal long Recover(long now)
+    {
+        long next = _health.Recover(now, out MemcachedConnection? answered, out bool flushed);
+        if (answered is null)
+        {
+            return next;
+        }
+
         lock (_gate)
         {
-            if (!_down)
+            if (_disposed.IsCancellationRequested)
             {
-                return null;
+                answered.Break(new ObjectDisposedException(nameof(MemcachedClient)), MemcachedErrorKind.ConnectionBroken);
+                return long.MaxValue;
             }
 
-            long now = Stopwatch.GetTimestamp();
-            return (_downCause?.Message ?? "unknown", Stopwatch.GetElapsedTime(_downSinceTimestamp, now),
-                Stopwatch.GetElapsedTime(now, Math.Max(now, Interlocked.Read(ref _retryAtTimestamp))));
+            _health.MarkUp(flushed);
+            _connections[0] = answered;
+        }
+
+        _onStateChanged(this);
+        return long.MaxValue;
+    }
+
+    /// <summary>The heartbeat ends: a probe under way leaves no connection behind.</summary>
+    internal void StopRecovery() => _health.StopRecovery();
+
+    private void ThrowIfDown(string operation)
+    {
+        ObjectDisposedException.ThrowIf(_disposed.IsCancellationRequested, typeof(MemcachedClient));
+        if (_health.IsDown)
+        {
+            throw _health.DownError(operation);
         }
     }
 
