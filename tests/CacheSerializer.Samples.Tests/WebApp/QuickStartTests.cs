@@ -2,6 +2,7 @@ using System.Net;
 using System.Text.Json;
 using System.Text.RegularExpressions;
 using CacheSerializer.LocalServers;
+using CacheSerializer.Memcached;
 using CacheSerializer.WebApp;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Hosting.Server;
@@ -33,17 +34,8 @@ public sealed partial class QuickStartTests
     public async Task QuickStart_AgainstRealMemcached_SecondReadIsACacheHitOfTheSubtype()
     {
         using var server = MemcachedServer.Start();
-        await using WebApplication app = QuickStart.Build(
-        [
-            "--urls", "http://127.0.0.1:0",
-            "--environment", "Production",
-            $"--Memcached:Servers:0={server.Endpoint}",
-            $"--Memcached:KeyPrefix=quickstart-{Guid.NewGuid():N}:",
-            "--Logging:LogLevel:Default=Warning",
-        ]);
-        await app.StartAsync();
-        string address = app.Services.GetRequiredService<IServer>().Features.Get<IServerAddressesFeature>()!.Addresses.Single();
-        using var http = new HttpClient { BaseAddress = new Uri(address), Timeout = TimeSpan.FromSeconds(10) };
+        await using WebApplication app = await StartAsync(server);
+        using HttpClient http = Client(app);
 
         string first = await http.GetStringAsync(new Uri("/products/1", UriKind.Relative));
         HttpResponseMessage second = await http.GetAsync(new Uri("/products/1", UriKind.Relative));
@@ -55,6 +47,45 @@ public sealed partial class QuickStartTests
         Assert.Equal(1, app.Services.GetRequiredService<ProductRepository>().Loads);
         await app.StopAsync();
     }
+
+    [Fact]
+    public async Task QuickStart_UnknownId_NotFoundEveryTimeAndNothingStored()
+    {
+        using var server = MemcachedServer.Start();
+        await using WebApplication app = await StartAsync(server);
+        using HttpClient http = Client(app);
+
+        HttpResponseMessage first = await http.GetAsync(new Uri("/products/404", UriKind.Relative));
+        HttpResponseMessage second = await http.GetAsync(new Uri("/products/404", UriKind.Relative));
+        await using var direct = new MemcachedClient(new MemcachedClientOptions { Servers = { server.Endpoint } });
+        IReadOnlyDictionary<string, string> stats = (await direct.GetStatsAsync()).Values.Single();
+
+        Assert.Equal((HttpStatusCode.NotFound, HttpStatusCode.NotFound), (first.StatusCode, second.StatusCode));
+        Assert.Equal(2, app.Services.GetRequiredService<ProductRepository>().Loads);
+        // memcached's own count of items ever stored: the app stored none, not even a null.
+        Assert.Equal(("0", "0"), (stats["total_items"], stats["curr_items"]));
+        await app.StopAsync();
+    }
+
+    private static async Task<WebApplication> StartAsync(MemcachedServer server)
+    {
+        WebApplication app = QuickStart.Build(
+        [
+            "--urls", "http://127.0.0.1:0",
+            "--environment", "Production",
+            $"--Memcached:Servers:0={server.Endpoint}",
+            $"--Memcached:KeyPrefix=quickstart-{Guid.NewGuid():N}:",
+            "--Logging:LogLevel:Default=Warning",
+        ]);
+        await app.StartAsync();
+        return app;
+    }
+
+    private static HttpClient Client(WebApplication app) => new()
+    {
+        BaseAddress = new Uri(app.Services.GetRequiredService<IServer>().Features.Get<IServerAddressesFeature>()!.Addresses.Single()),
+        Timeout = TimeSpan.FromSeconds(10),
+    };
 
     private static List<string> CSharpBlocks(string markdown) =>
         [.. CSharpBlock().Matches(Normalize(markdown)).Select(match => match.Groups[1].Value)];
