@@ -33,59 +33,33 @@ public sealed partial class QuickStartTests
     [Fact]
     public async Task QuickStart_AgainstRealMemcached_SecondReadIsACacheHitOfTheSubtype()
     {
-        using var server = MemcachedServer.Start();
-        await using WebApplication app = await StartAsync(server);
-        using HttpClient http = Client(app);
+        await using RunningQuickStart run = await RunningQuickStart.StartAsync();
 
-        string first = await http.GetStringAsync(new Uri("/products/1", UriKind.Relative));
-        HttpResponseMessage second = await http.GetAsync(new Uri("/products/1", UriKind.Relative));
+        string first = await run.Http.GetStringAsync(new Uri("/products/1", UriKind.Relative));
+        HttpResponseMessage second = await run.Http.GetAsync(new Uri("/products/1", UriKind.Relative));
 
         Assert.Equal(HttpStatusCode.OK, second.StatusCode);
         Assert.Equal(first, await second.Content.ReadAsStringAsync());
         using var json = JsonDocument.Parse(first);
         Assert.Equal("978-1449373320", json.RootElement.GetProperty("isbn").GetString());
-        Assert.Equal(1, app.Services.GetRequiredService<ProductRepository>().Loads);
-        await app.StopAsync();
+        Assert.Equal(1, run.Loads);
     }
 
     [Fact]
     public async Task QuickStart_UnknownId_NotFoundEveryTimeAndNothingStored()
     {
-        using var server = MemcachedServer.Start();
-        await using WebApplication app = await StartAsync(server);
-        using HttpClient http = Client(app);
+        await using RunningQuickStart run = await RunningQuickStart.StartAsync();
 
-        HttpResponseMessage first = await http.GetAsync(new Uri("/products/404", UriKind.Relative));
-        HttpResponseMessage second = await http.GetAsync(new Uri("/products/404", UriKind.Relative));
-        await using var direct = new MemcachedClient(new MemcachedClientOptions { Servers = { server.Endpoint } });
+        HttpResponseMessage first = await run.Http.GetAsync(new Uri("/products/404", UriKind.Relative));
+        HttpResponseMessage second = await run.Http.GetAsync(new Uri("/products/404", UriKind.Relative));
+        await using var direct = new MemcachedClient(new MemcachedClientOptions { Servers = { run.Server.Endpoint } });
         IReadOnlyDictionary<string, string> stats = (await direct.GetStatsAsync()).Values.Single();
 
         Assert.Equal((HttpStatusCode.NotFound, HttpStatusCode.NotFound), (first.StatusCode, second.StatusCode));
-        Assert.Equal(2, app.Services.GetRequiredService<ProductRepository>().Loads);
+        Assert.Equal(2, run.Loads);
         // memcached's own count of items ever stored: the app stored none, not even a null.
         Assert.Equal(("0", "0"), (stats["total_items"], stats["curr_items"]));
-        await app.StopAsync();
     }
-
-    private static async Task<WebApplication> StartAsync(MemcachedServer server)
-    {
-        WebApplication app = QuickStart.Build(
-        [
-            "--urls", "http://127.0.0.1:0",
-            "--environment", "Production",
-            $"--Memcached:Servers:0={server.Endpoint}",
-            $"--Memcached:KeyPrefix=quickstart-{Guid.NewGuid():N}:",
-            "--Logging:LogLevel:Default=Warning",
-        ]);
-        await app.StartAsync();
-        return app;
-    }
-
-    private static HttpClient Client(WebApplication app) => new()
-    {
-        BaseAddress = new Uri(app.Services.GetRequiredService<IServer>().Features.Get<IServerAddressesFeature>()!.Addresses.Single()),
-        Timeout = TimeSpan.FromSeconds(10),
-    };
 
     private static List<string> CSharpBlocks(string markdown) =>
         [.. CSharpBlock().Matches(Normalize(markdown)).Select(match => match.Groups[1].Value)];
@@ -103,6 +77,53 @@ public sealed partial class QuickStartTests
         }
 
         throw new FileNotFoundException($"No CacheSerializer.sln above {AppContext.BaseDirectory}.");
+    }
+
+    /// <summary>The quick start on Kestrel (127.0.0.1, a free port) against a memcached of its own.</summary>
+    private sealed class RunningQuickStart : IAsyncDisposable
+    {
+        private RunningQuickStart(MemcachedServer server, WebApplication app)
+        {
+            Server = server;
+            App = app;
+            Http = new HttpClient
+            {
+                BaseAddress = new Uri(app.Services.GetRequiredService<IServer>().Features.Get<IServerAddressesFeature>()!.Addresses.Single()),
+                Timeout = TimeSpan.FromSeconds(10),
+            };
+        }
+
+        public MemcachedServer Server { get; }
+
+        public WebApplication App { get; }
+
+        public HttpClient Http { get; }
+
+        /// <summary>How often the app asked its repository: once per miss.</summary>
+        public int Loads => App.Services.GetRequiredService<ProductRepository>().Loads;
+
+        public static async Task<RunningQuickStart> StartAsync()
+        {
+            var server = MemcachedServer.Start();
+            WebApplication app = QuickStart.Build(
+            [
+                "--urls", "http://127.0.0.1:0",
+                "--environment", "Production",
+                $"--Memcached:Servers:0={server.Endpoint}",
+                $"--Memcached:KeyPrefix=quickstart-{Guid.NewGuid():N}:",
+                "--Logging:LogLevel:Default=Warning",
+            ]);
+            await app.StartAsync();
+            return new RunningQuickStart(server, app);
+        }
+
+        public async ValueTask DisposeAsync()
+        {
+            Http.Dispose();
+            await App.StopAsync();
+            await App.DisposeAsync();
+            Server.Dispose();
+        }
     }
 
     [GeneratedRegex("```csharp\n(.*?)```", RegexOptions.Singleline)]
