@@ -18,8 +18,9 @@ public static class QuickStart
             MemcachedGetResult<Product> hit = await cache.GetAsync<Product>($"product:{id}", ct);   // a Book comes back as a Book
             if (hit.Found) return Results.Ok((object?)hit.Value);
             Product? product = await db.LoadAsync(id, ct);
+            if (product is null) return Results.NotFound();   // nothing cached: a product added later is found at once
             await cache.AddAsync($"product:{id}", product, TimeSpan.FromMinutes(5), ct);   // a fill, not an overwrite
-            return Results.Ok((object?)product);
+            return Results.Ok((object)product);
         });
         return app;
     }

@@ -38,9 +38,11 @@ internal static class EnyimSection
         || section.GetSection("Servers").GetChildren().Any(server => server.Value is null && server.GetChildren().Any());
 
     /// <summary>
-    /// Sets <paramref name="options"/> from an EnyimMemcachedCore section: its placement, the migration-phase transcoder
-    /// (objects written as its DefaultTranscoder writes them, unless <c>ProtobufTranscoder:ObjectFormat</c> says
-    /// otherwise), and every mapped setting; a refused or unknown setting becomes a binding problem, reported at start-up.
+    /// Sets <paramref name="options"/> from an EnyimMemcachedCore section: EnyimMemcachedCore's key placement (its legacy
+    /// one under <c>UseLegacyNodeLocator</c>), each of its settings that maps to ours, then the package's own settings
+    /// beside them, which win; a refused or unknown setting becomes a binding problem, reported at start-up. The
+    /// transcoder is not set here: <c>AddMemcached</c> builds it from the <c>ProtobufTranscoder</c> subsection, in the
+    /// migration phase (objects written as DefaultTranscoder writes them) unless its <c>ObjectFormat</c> says otherwise.
     /// </summary>
     public static void Apply(IConfiguration section, MemcachedClientOptions options)
     {
