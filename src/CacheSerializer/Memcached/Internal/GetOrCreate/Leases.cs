@@ -73,56 +73,16 @@ internal sealed partial class Leases(MemcachedEngine engine)
             }
 
             GetReply reply = await engine.ExecuteValueAsync(engine.Locate(lease.Key), read, token).ConfigureAwait(false);
-            T value = default!;
-            CacheItem item = default;
-            TranscoderErrorKind reason = default;
-            if (reply.Hit && TryReadLeased(lease, reply, out value, out item, out reason))
+            bool unreadable = false;
+            Task<Loaded<T>>? decided = reply.Hit ? DecideHit(lease, call, reply, out unreadable, token) : DecideMiss(lease, call, reply, token);
+            if (decided is not null)
             {
-                if (!reply.Stale || call.Policy.ServesStale)
-                {
-                    // Fresh, in its early-refresh or stale window, or invalidated with a stale window: served now. The
-                    // one caller that won (W) refreshes it behind the scenes; the others (Z) leave it to that caller.
-                    if (reply.Won)
-                    {
-                        StartRefresh(lease, call, reply.Cas);
-                    }
-
-                    return new Loaded<T>(value, item);
-                }
-
-                if (reply.Won)
-                {
-                    // Invalidated, and this entry serves no stale value: create it now; the others wait for it.
-                    return await CreateAsync(lease, call, reply.Cas, placeholder: false, "won", token).ConfigureAwait(false);
-                }
+                return await decided.ConfigureAwait(false);
             }
-            else if (reply.Hit)
+
+            if (unreadable)
             {
-                // Another build's item: this build's copy beside it stands in, leased and filled by this build's callers.
-                if (!lease.IsCopy && engine.Reads.OtherBuildCas(reason, reply) is ulong otherBuild and not 0)
-                {
-                    return await LoadCopyAsync(lease, call, reply, otherBuild, token).ConfigureAwait(false);
-                }
-
-                // An item this build cannot read (another build's contract, corrupt...) is a miss, and the farm keeps
-                // one factory call for it: the caller that holds its win replaces it with a CAS store, as a stale
-                // entry's winner does.
-                if (reply.Won)
-                {
-                    return await CreateAsync(lease, call, reply.Cas, placeholder: false, "won", token).ConfigureAwait(false);
-                }
-
                 invalidated = await InvalidateUnreadableAsync(lease.Key, reply, invalidated, token).ConfigureAwait(false);
-            }
-            else if (reply.Won)
-            {
-                // A miss, and this get created the placeholder: the farm waits for this caller's value.
-                return await CreateAsync(lease, call, reply.Cas, placeholder: true, "won", token).ConfigureAwait(false);
-            }
-            else if (!reply.IsPlaceholder)
-            {
-                // A miss without a placeholder: the server failed (ServerFailurePolicy.Miss) or had no memory for one.
-                return await CreateAsync(lease, call, cas: 0, placeholder: false, "unprotected", token).ConfigureAwait(false);
             }
 
             // Another caller (here or on another server) is creating the value: poll until it is stored, for at most
@@ -138,6 +98,49 @@ internal sealed partial class Leases(MemcachedEngine engine)
             pause = pause * 2 < MaxPause ? pause * 2 : MaxPause;
         }
     }
+
+    /// <summary>What a lease's hit decides: the value, a factory run, this build's copy instead; null to poll (another
+    /// caller is creating it), with <paramref name="unreadable"/> set when the item could not be read.</summary>
+    private Task<Loaded<T>>? DecideHit<T>(Lease lease, Call<T> call, in GetReply reply, out bool unreadable, CancellationToken token)
+    {
+        unreadable = !TryReadLeased(lease, reply, out T value, out CacheItem item, out TranscoderErrorKind reason);
+        if (!unreadable)
+        {
+            if (!reply.Stale || call.Policy.ServesStale)
+            {
+                // Fresh, in its early-refresh or stale window, or invalidated with a stale window: served now. The one
+                // caller that won (W) refreshes it behind the scenes; the others (Z) leave it to that caller.
+                if (reply.Won)
+                {
+                    StartRefresh(lease, call, reply.Cas);
+                }
+
+                return Task.FromResult(new Loaded<T>(value, item));
+            }
+
+            // Invalidated, and this entry serves no stale value: the winner creates it now; the others wait for it.
+            return reply.Won ? CreateAsync(lease, call, reply.Cas, placeholder: false, "won", token) : null;
+        }
+
+        // Another build's item: this build's copy beside it stands in, leased and filled by this build's callers.
+        if (!lease.IsCopy && engine.Reads.OtherBuildCas(reason, reply) is ulong otherBuild and not 0)
+        {
+            return LoadCopyAsync(lease, call, reply, otherBuild, token);
+        }
+
+        // An item this build cannot read (another build's contract, corrupt...) is a miss, and the farm keeps one factory
+        // call for it: the caller that holds its win replaces it with a CAS store, as a stale entry's winner does.
+        return reply.Won ? CreateAsync(lease, call, reply.Cas, placeholder: false, "won", token) : null;
+    }
+
+    /// <summary>What a lease's miss decides: a factory run (this get created the placeholder, or none could be made);
+    /// null to poll (another caller holds the placeholder).</summary>
+    private Task<Loaded<T>>? DecideMiss<T>(Lease lease, Call<T> call, in GetReply reply, CancellationToken token) =>
+        reply.Won ? CreateAsync(lease, call, reply.Cas, placeholder: true, "won", token)
+
+        // A miss without a placeholder: the server failed (ServerFailurePolicy.Miss) or had no memory for one.
+        : !reply.IsPlaceholder ? CreateAsync(lease, call, cas: 0, placeholder: false, "unprotected", token)
+        : null;
 
     /// <summary>Leases this build's copy of a key whose item another build wrote under CAS <paramref name="otherBuild"/>.
     /// A win the read of the key carried is the other build's (its early refresh): handed back, never used.</summary>
