@@ -2,6 +2,9 @@ using System.Buffers;
 using System.IO.Compression;
 using CacheSerializer.Transcoding;
 using CacheSerializer.Transcoding.Codecs;
+using CacheSerializer.Transcoding.Codecs.Legacy;
+using CacheSerializer.Transcoding.Codecs.Objects;
+using CacheSerializer.Transcoding.Codecs.Primitive;
 using CacheSerializer.Transcoding.ProtobufNet;
 using ProtoBuf.Meta;
 

@@ -1,4 +1,4 @@
-using CacheSerializer.Transcoding.Codecs;
+using CacheSerializer.Transcoding.Codecs.Legacy;
 
 namespace CacheSerializer.Transcoding;
 
