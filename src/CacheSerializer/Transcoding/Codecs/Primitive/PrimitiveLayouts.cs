@@ -29,17 +29,17 @@ internal readonly struct LittleEndian<T> : IFixedSizeLayout<T>
         }
     }
 
-    public static T Read(ReadOnlySpan<byte> source)
-    {
-        if (BitConverter.IsLittleEndian)
-        {
-            return MemoryMarshal.Read<T>(source);
-        }
+    // The big-endian path is a method of its own: with its reversal inline, the runtime would not inline Read into the
+    // codec's ReadValue.
+    public static T Read(ReadOnlySpan<byte> source) => BitConverter.IsLittleEndian ? MemoryMarshal.Read<T>(source) : ReadReversed(source);
 
-        Span<byte> reversed = stackalloc byte[Size];
-        source[..Size].CopyTo(reversed);
-        reversed.Reverse();
-        return MemoryMarshal.Read<T>(reversed);
+    private static T ReadReversed(ReadOnlySpan<byte> source)
+    {
+        T value = default;
+        Span<byte> bytes = MemoryMarshal.AsBytes(new Span<T>(ref value));
+        source[..Size].CopyTo(bytes);
+        bytes.Reverse();
+        return value;
     }
 }
 
