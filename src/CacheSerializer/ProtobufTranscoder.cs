@@ -71,7 +71,7 @@ public sealed class ProtobufTranscoder : ITranscoder
             .. userCodecs,
             new ObjectFamilyReader(TranscoderFlags.ProtobufMessage, _chain, registry),
             new ObjectFamilyReader(TranscoderFlags.ProtobufNetObject, _chain, registry),
-            fallback is null ? new RefusingReader(TranscoderFlags.BinaryFormatter, ThrowHelper.ThrowBinaryFormatterOff) : fallback,
+            fallback is null ? new RefusingReader(TranscoderFlags.BinaryFormatter, Transcoding.ThrowHelper.ThrowBinaryFormatterOff) : fallback,
 
             // The migration phase reads the BSON objects it writes itself, whatever the inner transcoder.
             .. (IEnumerable<IValueReader>)(options.ObjectFormat == TranscoderObjectFormat.EnyimBson ? [EnyimBsonCodec.Objects, EnyimBsonCodec.LegacyDecimals] : []),
@@ -128,7 +128,7 @@ public sealed class ProtobufTranscoder : ITranscoder
         {
             ObjectCodec codec => new CacheContract(type, codec.Name, codec.Fingerprint, codec.Contract),
             UnstorableWriter unstorable => throw unstorable.CreateException(),
-            _ => throw ThrowHelper.NoContractDescribed(type),
+            _ => throw Transcoding.ThrowHelper.NoContractDescribed(type),
         };
     }
 
@@ -174,12 +174,12 @@ public sealed class ProtobufTranscoder : ITranscoder
         }
         catch (Exception e) when (e is not (TranscoderException or OutOfMemoryException))
         {
-            throw ThrowHelper.WriteFailed(flags, type, e);
+            throw Transcoding.ThrowHelper.WriteFailed(flags, type, e);
         }
 
         if (payload.Count > _maxValueSize)
         {
-            ThrowHelper.ThrowTooLarge(type, flags, payload.Count, _maxValueSize);
+            Transcoding.ThrowHelper.ThrowTooLarge(type, flags, payload.Count, _maxValueSize);
         }
 
         return new CacheItem(flags, payload);
@@ -227,7 +227,7 @@ public sealed class ProtobufTranscoder : ITranscoder
         }
         catch (Exception e) when (e is not (TranscoderException or OutOfMemoryException))
         {
-            throw ThrowHelper.ReadFailed(flags, typeof(T), e);
+            throw Transcoding.ThrowHelper.ReadFailed(flags, typeof(T), e);
         }
         finally
         {
@@ -243,7 +243,7 @@ public sealed class ProtobufTranscoder : ITranscoder
     {
         if (_inner is null)
         {
-            return ThrowHelper.ThrowUnknownFlags<T>(item.Flags);
+            return Transcoding.ThrowHelper.ThrowUnknownFlags<T>(item.Flags);
         }
 
         try
@@ -252,7 +252,7 @@ public sealed class ProtobufTranscoder : ITranscoder
         }
         catch (Exception e) when (e is not (TranscoderException or OutOfMemoryException))
         {
-            throw ThrowHelper.ReadFailed(item.Flags, typeof(T), e);
+            throw Transcoding.ThrowHelper.ReadFailed(item.Flags, typeof(T), e);
         }
     }
 
@@ -265,10 +265,10 @@ public sealed class ProtobufTranscoder : ITranscoder
                 case ObjectCodec:
                     break;
                 case UnstorableWriter unstorable:
-                    ThrowHelper.ThrowInvalidTranscoderOption(property, $"contains {type}, which cannot be stored: {unstorable.Reason}");
+                    Transcoding.ThrowHelper.ThrowInvalidTranscoderOption(property, $"contains {type}, which cannot be stored: {unstorable.Reason}");
                     break;
                 default:
-                    ThrowHelper.ThrowInvalidTranscoderOption(
+                    Transcoding.ThrowHelper.ThrowInvalidTranscoderOption(
                         property, $"contains {type}, which is not stored with a type header (only Google.Protobuf messages and protobuf-net types are).");
                     break;
             }

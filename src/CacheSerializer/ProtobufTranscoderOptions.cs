@@ -154,32 +154,32 @@ public sealed class ProtobufTranscoderOptions
     {
         if (MaxValueSize < 1)
         {
-            ThrowHelper.ThrowInvalidTranscoderOption(nameof(MaxValueSize), $"must be at least 1 byte, not {MaxValueSize}.");
+            Transcoding.ThrowHelper.ThrowInvalidTranscoderOption(nameof(MaxValueSize), $"must be at least 1 byte, not {MaxValueSize}.");
         }
 
         if (!Enum.IsDefined(Compression))
         {
-            ThrowHelper.ThrowInvalidTranscoderOption(nameof(Compression), $"must be None, Brotli, Deflate, ZLib, Zstandard or Lz4, not {(int)Compression}.");
+            Transcoding.ThrowHelper.ThrowInvalidTranscoderOption(nameof(Compression), $"must be None, Brotli, Deflate, ZLib, Zstandard or Lz4, not {(int)Compression}.");
         }
 
         if (!Enum.IsDefined(ObjectFormat))
         {
-            ThrowHelper.ThrowInvalidTranscoderOption(nameof(ObjectFormat), $"must be Protobuf or EnyimBson, not {(int)ObjectFormat}.");
+            Transcoding.ThrowHelper.ThrowInvalidTranscoderOption(nameof(ObjectFormat), $"must be Protobuf or EnyimBson, not {(int)ObjectFormat}.");
         }
 
         if (CompressionThreshold < 0)
         {
-            ThrowHelper.ThrowInvalidTranscoderOption(nameof(CompressionThreshold), $"must be 0 or more, not {CompressionThreshold}.");
+            Transcoding.ThrowHelper.ThrowInvalidTranscoderOption(nameof(CompressionThreshold), $"must be 0 or more, not {CompressionThreshold}.");
         }
 
         if (!Enum.IsDefined(CompressionLevel))
         {
-            ThrowHelper.ThrowInvalidTranscoderOption(nameof(CompressionLevel), $"is not a CompressionLevel: {(int)CompressionLevel}.");
+            Transcoding.ThrowHelper.ThrowInvalidTranscoderOption(nameof(CompressionLevel), $"is not a CompressionLevel: {(int)CompressionLevel}.");
         }
 
         if (MaxDecompressionRatio is < 2 or > 1024)
         {
-            ThrowHelper.ThrowInvalidTranscoderOption(nameof(MaxDecompressionRatio), $"must be 2-1024, not {MaxDecompressionRatio}.");
+            Transcoding.ThrowHelper.ThrowInvalidTranscoderOption(nameof(MaxDecompressionRatio), $"must be 2-1024, not {MaxDecompressionRatio}.");
         }
 
         ValidateCodecs();
@@ -194,17 +194,17 @@ public sealed class ProtobufTranscoderOptions
         {
             if (codec is null)
             {
-                ThrowHelper.ThrowInvalidTranscoderOption(nameof(Codecs), "contains null.");
+                Transcoding.ThrowHelper.ThrowInvalidTranscoderOption(nameof(Codecs), "contains null.");
             }
 
             if (!flags.TryAdd(codec.Flags, codec))
             {
-                ThrowHelper.ThrowInvalidTranscoderOption(nameof(Codecs), $"has two codecs under flag 0x{codec.Flags:X4}: {flags[codec.Flags].GetType()} and {codec.GetType()}.");
+                Transcoding.ThrowHelper.ThrowInvalidTranscoderOption(nameof(Codecs), $"has two codecs under flag 0x{codec.Flags:X4}: {flags[codec.Flags].GetType()} and {codec.GetType()}.");
             }
 
             if (!types.TryAdd(codec.Type, codec))
             {
-                ThrowHelper.ThrowInvalidTranscoderOption(nameof(Codecs), $"has two codecs for {codec.Type}: {types[codec.Type].GetType()} and {codec.GetType()}.");
+                Transcoding.ThrowHelper.ThrowInvalidTranscoderOption(nameof(Codecs), $"has two codecs for {codec.Type}: {types[codec.Type].GetType()} and {codec.GetType()}.");
             }
         }
     }
@@ -216,25 +216,25 @@ public sealed class ProtobufTranscoderOptions
         {
             if (alias is < 1 or > TypeHeader.MaxAlias)
             {
-                ThrowHelper.ThrowInvalidTranscoderOption(nameof(TypeAliases), $"gives {type} alias {alias}; an alias is 1-{TypeHeader.MaxAlias}.");
+                Transcoding.ThrowHelper.ThrowInvalidTranscoderOption(nameof(TypeAliases), $"gives {type} alias {alias}; an alias is 1-{TypeHeader.MaxAlias}.");
             }
 
             if (!aliases.TryAdd(alias, type))
             {
-                ThrowHelper.ThrowInvalidTranscoderOption(nameof(TypeAliases), $"gives alias {alias} to both {aliases[alias]} and {type}.");
+                Transcoding.ThrowHelper.ThrowInvalidTranscoderOption(nameof(TypeAliases), $"gives alias {alias} to both {aliases[alias]} and {type}.");
             }
         }
 
         if (KnownTypes.Contains(null!))
         {
-            ThrowHelper.ThrowInvalidTranscoderOption(nameof(KnownTypes), "contains null.");
+            Transcoding.ThrowHelper.ThrowInvalidTranscoderOption(nameof(KnownTypes), "contains null.");
         }
 
         foreach (Type type in BinaryFormatterFallbackTypes)
         {
             if (type is null || type.IsGenericTypeDefinition || type.FullName is null)
             {
-                ThrowHelper.ThrowInvalidTranscoderOption(nameof(BinaryFormatterFallbackTypes), $"must hold closed types, not {type?.ToString() ?? "null"}.");
+                Transcoding.ThrowHelper.ThrowInvalidTranscoderOption(nameof(BinaryFormatterFallbackTypes), $"must hold closed types, not {type?.ToString() ?? "null"}.");
             }
         }
     }
