@@ -13,7 +13,7 @@ namespace CacheSerializer;
 /// <summary>
 /// Stores .NET primitives natively (with EnyimMemcachedCore DefaultTranscoder's flags and bytes where it has them),
 /// Google.Protobuf messages through their generated code, and every other object through protobuf-net; reads everything
-/// it wrote, and DefaultTranscoder's entries through an inner transcoder. The byte format is docs/format.md.
+/// it wrote, and DefaultTranscoder's entries through its <see cref="ProtobufTranscoderOptions.ForeignItemReader"/>. The byte format is docs/format.md.
 /// </summary>
 /// <remarks>
 /// A value's type picks one codec, once per type (an application <see cref="CacheCodec{T}"/>, then the natives, then
@@ -27,7 +27,7 @@ public sealed class ProtobufTranscoder : ITranscoder
 {
     private readonly CodecChain _chain;
     private readonly ReaderTable _readers;
-    private readonly ITranscoder? _inner;
+    private readonly ITranscoder? _foreignItemReader;
     private readonly int _maxValueSize;
     private readonly TranscoderCompression _compression;
     private readonly CompressionLevel _compressionLevel;
@@ -52,7 +52,7 @@ public sealed class ProtobufTranscoder : ITranscoder
         ArgumentNullException.ThrowIfNull(options);
         options.Validate();
 
-        _inner = options.InnerTranscoder;
+        _foreignItemReader = options.ForeignItemReader;
         _maxValueSize = options.MaxValueSize;
         _compression = options.Compression;
         _compressionLevel = options.CompressionLevel;
@@ -73,7 +73,7 @@ public sealed class ProtobufTranscoder : ITranscoder
             new ObjectFamilyReader(TranscoderFlags.ProtobufNetObject, _chain, registry),
             fallback is null ? new RefusingReader(TranscoderFlags.BinaryFormatter, Transcoding.ThrowHelper.ThrowBinaryFormatterOff) : fallback,
 
-            // The migration phase reads the BSON objects it writes itself, whatever the inner transcoder.
+            // The migration phase reads the BSON objects it writes itself, whatever the foreign-item reader.
             .. (IEnumerable<IValueReader>)(options.ObjectFormat == TranscoderObjectFormat.EnyimBson ? [EnyimBsonCodec.Objects, EnyimBsonCodec.LegacyDecimals] : []),
         ]);
 
@@ -87,7 +87,7 @@ public sealed class ProtobufTranscoder : ITranscoder
     {
         _chain = source._chain;
         _readers = source._readers;
-        _inner = source._inner;
+        _foreignItemReader = source._foreignItemReader;
         _maxValueSize = maxValueSize;
         _compression = source._compression;
         _compressionLevel = source._compressionLevel;
@@ -204,7 +204,7 @@ public sealed class ProtobufTranscoder : ITranscoder
         IValueReader? reader = _readers.Find(flags, out bool compressed);
         if (reader is null)
         {
-            return ReadWithInner<T>(item);
+            return ReadForeignItem<T>(item);
         }
 
         byte[]? rented = null;
@@ -239,16 +239,16 @@ public sealed class ProtobufTranscoder : ITranscoder
         }
     }
 
-    private T? ReadWithInner<T>(CacheItem item)
+    private T? ReadForeignItem<T>(CacheItem item)
     {
-        if (_inner is null)
+        if (_foreignItemReader is null)
         {
             return Transcoding.ThrowHelper.ThrowUnknownFlags<T>(item.Flags);
         }
 
         try
         {
-            return typeof(T) == typeof(object) ? (T?)_inner.Deserialize(item) : _inner.Deserialize<T>(item);
+            return typeof(T) == typeof(object) ? (T?)_foreignItemReader.Deserialize(item) : _foreignItemReader.Deserialize<T>(item);
         }
         catch (Exception e) when (e is not (TranscoderException or OutOfMemoryException))
         {

@@ -82,11 +82,12 @@ public sealed class ProtobufTranscoderOptions
     public TranscoderObjectFormat ObjectFormat { get; set; } = TranscoderObjectFormat.Protobuf;
 
     /// <summary>
-    /// Gets or sets the transcoder that reads items under flags this one does not own (docs/format.md); <see langword="null"/>
-    /// makes such an item a <see cref="TranscoderException"/>.
+    /// Gets or sets what reads the items under flags this transcoder does not own, another library's entries (docs/format.md,
+    /// "Items this transcoder does not own"); <see langword="null"/> makes such an item a <see cref="TranscoderException"/>.
     /// </summary>
+    /// <remarks>Not a wrapped transcoder: it only reads, and nothing this transcoder writes goes through it.</remarks>
     /// <value>A reader of EnyimMemcachedCore DefaultTranscoder's BSON object entries (flags 0x0101 and 0x010F).</value>
-    public ITranscoder? InnerTranscoder { get; set; } = EnyimBsonReader.Instance;
+    public ITranscoder? ForeignItemReader { get; set; } = EnyimBsonReader.Instance;
 
     /// <summary>
     /// Gets or sets the protobuf-net model that stores objects (every value that is not a native type, a Google.Protobuf

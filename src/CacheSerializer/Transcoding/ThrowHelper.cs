@@ -59,7 +59,7 @@ internal static class ThrowHelper
     [DoesNotReturn]
     public static T ThrowUnknownFlags<T>(uint flags) =>
         throw new TranscoderException(
-            $"No codec reads flags 0x{flags:X4} and no inner transcoder is set (ProtobufTranscoderOptions.InnerTranscoder); see {FormatDoc} for the flags this transcoder owns.",
+            $"No codec reads flags 0x{flags:X4} and no foreign-item reader is set (ProtobufTranscoderOptions.ForeignItemReader); see {FormatDoc} for the flags this transcoder owns.",
             TranscoderErrorKind.UnknownFlags,
             flags,
             typeof(T));
