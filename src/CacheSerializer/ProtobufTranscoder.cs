@@ -2,6 +2,9 @@ using System.Buffers;
 using System.IO.Compression;
 using CacheSerializer.Transcoding;
 using CacheSerializer.Transcoding.Codecs;
+using CacheSerializer.Transcoding.Codecs.Legacy;
+using CacheSerializer.Transcoding.Codecs.Objects;
+using CacheSerializer.Transcoding.Codecs.Primitive;
 using CacheSerializer.Transcoding.ProtobufNet;
 using ProtoBuf.Meta;
 
@@ -10,7 +13,7 @@ namespace CacheSerializer;
 /// <summary>
 /// Stores .NET primitives natively (with EnyimMemcachedCore DefaultTranscoder's flags and bytes where it has them),
 /// Google.Protobuf messages through their generated code, and every other object through protobuf-net; reads everything
-/// it wrote, and DefaultTranscoder's entries through an inner transcoder. The byte format is docs/format.md.
+/// it wrote, and DefaultTranscoder's entries through its <see cref="ProtobufTranscoderOptions.ForeignItemReader"/>. The byte format is docs/format.md.
 /// </summary>
 /// <remarks>
 /// A value's type picks one codec, once per type (an application <see cref="CacheCodec{T}"/>, then the natives, then
@@ -24,7 +27,7 @@ public sealed class ProtobufTranscoder : ITranscoder
 {
     private readonly CodecChain _chain;
     private readonly ReaderTable _readers;
-    private readonly ITranscoder? _inner;
+    private readonly ITranscoder? _foreignItemReader;
     private readonly int _maxValueSize;
     private readonly TranscoderCompression _compression;
     private readonly CompressionLevel _compressionLevel;
@@ -49,7 +52,7 @@ public sealed class ProtobufTranscoder : ITranscoder
         ArgumentNullException.ThrowIfNull(options);
         options.Validate();
 
-        _inner = options.InnerTranscoder;
+        _foreignItemReader = options.ForeignItemReader;
         _maxValueSize = options.MaxValueSize;
         _compression = options.Compression;
         _compressionLevel = options.CompressionLevel;
@@ -68,9 +71,9 @@ public sealed class ProtobufTranscoder : ITranscoder
             .. userCodecs,
             new ObjectFamilyReader(TranscoderFlags.ProtobufMessage, _chain, registry),
             new ObjectFamilyReader(TranscoderFlags.ProtobufNetObject, _chain, registry),
-            fallback is null ? new RefusingReader(TranscoderFlags.BinaryFormatter, ThrowHelper.ThrowBinaryFormatterOff) : fallback,
+            fallback is null ? new RefusingReader(TranscoderFlags.BinaryFormatter, Transcoding.ThrowHelper.ThrowBinaryFormatterOff) : fallback,
 
-            // The migration phase reads the BSON objects it writes itself, whatever the inner transcoder.
+            // The migration phase reads the BSON objects it writes itself, whatever the foreign-item reader.
             .. (IEnumerable<IValueReader>)(options.ObjectFormat == TranscoderObjectFormat.EnyimBson ? [EnyimBsonCodec.Objects, EnyimBsonCodec.LegacyDecimals] : []),
         ]);
 
@@ -84,7 +87,7 @@ public sealed class ProtobufTranscoder : ITranscoder
     {
         _chain = source._chain;
         _readers = source._readers;
-        _inner = source._inner;
+        _foreignItemReader = source._foreignItemReader;
         _maxValueSize = maxValueSize;
         _compression = source._compression;
         _compressionLevel = source._compressionLevel;
@@ -125,7 +128,7 @@ public sealed class ProtobufTranscoder : ITranscoder
         {
             ObjectCodec codec => new CacheContract(type, codec.Name, codec.Fingerprint, codec.Contract),
             UnstorableWriter unstorable => throw unstorable.CreateException(),
-            _ => throw ThrowHelper.NoContractDescribed(type),
+            _ => throw Transcoding.ThrowHelper.NoContractDescribed(type),
         };
     }
 
@@ -171,12 +174,12 @@ public sealed class ProtobufTranscoder : ITranscoder
         }
         catch (Exception e) when (e is not (TranscoderException or OutOfMemoryException))
         {
-            throw ThrowHelper.WriteFailed(flags, type, e);
+            throw Transcoding.ThrowHelper.WriteFailed(flags, type, e);
         }
 
         if (payload.Count > _maxValueSize)
         {
-            ThrowHelper.ThrowTooLarge(type, flags, payload.Count, _maxValueSize);
+            Transcoding.ThrowHelper.ThrowTooLarge(type, flags, payload.Count, _maxValueSize);
         }
 
         return new CacheItem(flags, payload);
@@ -201,7 +204,7 @@ public sealed class ProtobufTranscoder : ITranscoder
         IValueReader? reader = _readers.Find(flags, out bool compressed);
         if (reader is null)
         {
-            return ReadWithInner<T>(item);
+            return ReadForeignItem<T>(item);
         }
 
         byte[]? rented = null;
@@ -224,7 +227,7 @@ public sealed class ProtobufTranscoder : ITranscoder
         }
         catch (Exception e) when (e is not (TranscoderException or OutOfMemoryException))
         {
-            throw ThrowHelper.ReadFailed(flags, typeof(T), e);
+            throw Transcoding.ThrowHelper.ReadFailed(flags, typeof(T), e);
         }
         finally
         {
@@ -236,20 +239,20 @@ public sealed class ProtobufTranscoder : ITranscoder
         }
     }
 
-    private T? ReadWithInner<T>(CacheItem item)
+    private T? ReadForeignItem<T>(CacheItem item)
     {
-        if (_inner is null)
+        if (_foreignItemReader is null)
         {
-            return ThrowHelper.ThrowUnknownFlags<T>(item.Flags);
+            return Transcoding.ThrowHelper.ThrowUnknownFlags<T>(item.Flags);
         }
 
         try
         {
-            return typeof(T) == typeof(object) ? (T?)_inner.Deserialize(item) : _inner.Deserialize<T>(item);
+            return typeof(T) == typeof(object) ? (T?)_foreignItemReader.Deserialize(item) : _foreignItemReader.Deserialize<T>(item);
         }
         catch (Exception e) when (e is not (TranscoderException or OutOfMemoryException))
         {
-            throw ThrowHelper.ReadFailed(item.Flags, typeof(T), e);
+            throw Transcoding.ThrowHelper.ReadFailed(item.Flags, typeof(T), e);
         }
     }
 
@@ -262,10 +265,10 @@ public sealed class ProtobufTranscoder : ITranscoder
                 case ObjectCodec:
                     break;
                 case UnstorableWriter unstorable:
-                    ThrowHelper.ThrowInvalidTranscoderOption(property, $"contains {type}, which cannot be stored: {unstorable.Reason}");
+                    Transcoding.ThrowHelper.ThrowInvalidTranscoderOption(property, $"contains {type}, which cannot be stored: {unstorable.Reason}");
                     break;
                 default:
-                    ThrowHelper.ThrowInvalidTranscoderOption(
+                    Transcoding.ThrowHelper.ThrowInvalidTranscoderOption(
                         property, $"contains {type}, which is not stored with a type header (only Google.Protobuf messages and protobuf-net types are).");
                     break;
             }

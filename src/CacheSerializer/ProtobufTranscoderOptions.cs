@@ -82,11 +82,12 @@ public sealed class ProtobufTranscoderOptions
     public TranscoderObjectFormat ObjectFormat { get; set; } = TranscoderObjectFormat.Protobuf;
 
     /// <summary>
-    /// Gets or sets the transcoder that reads items under flags this one does not own (docs/format.md); <see langword="null"/>
-    /// makes such an item a <see cref="TranscoderException"/>.
+    /// Gets or sets what reads the items under flags this transcoder does not own, another library's entries (docs/format.md,
+    /// "Items this transcoder does not own"); <see langword="null"/> makes such an item a <see cref="TranscoderException"/>.
     /// </summary>
+    /// <remarks>Not a wrapped transcoder: it only reads, and nothing this transcoder writes goes through it.</remarks>
     /// <value>A reader of EnyimMemcachedCore DefaultTranscoder's BSON object entries (flags 0x0101 and 0x010F).</value>
-    public ITranscoder? InnerTranscoder { get; set; } = EnyimBsonReader.Instance;
+    public ITranscoder? ForeignItemReader { get; set; } = EnyimBsonReader.Instance;
 
     /// <summary>
     /// Gets or sets the protobuf-net model that stores objects (every value that is not a native type, a Google.Protobuf
@@ -154,32 +155,32 @@ public sealed class ProtobufTranscoderOptions
     {
         if (MaxValueSize < 1)
         {
-            ThrowHelper.ThrowInvalidTranscoderOption(nameof(MaxValueSize), $"must be at least 1 byte, not {MaxValueSize}.");
+            Transcoding.ThrowHelper.ThrowInvalidTranscoderOption(nameof(MaxValueSize), $"must be at least 1 byte, not {MaxValueSize}.");
         }
 
         if (!Enum.IsDefined(Compression))
         {
-            ThrowHelper.ThrowInvalidTranscoderOption(nameof(Compression), $"must be None, Brotli, Deflate, ZLib, Zstandard or Lz4, not {(int)Compression}.");
+            Transcoding.ThrowHelper.ThrowInvalidTranscoderOption(nameof(Compression), $"must be None, Brotli, Deflate, ZLib, Zstandard or Lz4, not {(int)Compression}.");
         }
 
         if (!Enum.IsDefined(ObjectFormat))
         {
-            ThrowHelper.ThrowInvalidTranscoderOption(nameof(ObjectFormat), $"must be Protobuf or EnyimBson, not {(int)ObjectFormat}.");
+            Transcoding.ThrowHelper.ThrowInvalidTranscoderOption(nameof(ObjectFormat), $"must be Protobuf or EnyimBson, not {(int)ObjectFormat}.");
         }
 
         if (CompressionThreshold < 0)
         {
-            ThrowHelper.ThrowInvalidTranscoderOption(nameof(CompressionThreshold), $"must be 0 or more, not {CompressionThreshold}.");
+            Transcoding.ThrowHelper.ThrowInvalidTranscoderOption(nameof(CompressionThreshold), $"must be 0 or more, not {CompressionThreshold}.");
         }
 
         if (!Enum.IsDefined(CompressionLevel))
         {
-            ThrowHelper.ThrowInvalidTranscoderOption(nameof(CompressionLevel), $"is not a CompressionLevel: {(int)CompressionLevel}.");
+            Transcoding.ThrowHelper.ThrowInvalidTranscoderOption(nameof(CompressionLevel), $"is not a CompressionLevel: {(int)CompressionLevel}.");
         }
 
         if (MaxDecompressionRatio is < 2 or > 1024)
         {
-            ThrowHelper.ThrowInvalidTranscoderOption(nameof(MaxDecompressionRatio), $"must be 2-1024, not {MaxDecompressionRatio}.");
+            Transcoding.ThrowHelper.ThrowInvalidTranscoderOption(nameof(MaxDecompressionRatio), $"must be 2-1024, not {MaxDecompressionRatio}.");
         }
 
         ValidateCodecs();
@@ -194,17 +195,17 @@ public sealed class ProtobufTranscoderOptions
         {
             if (codec is null)
             {
-                ThrowHelper.ThrowInvalidTranscoderOption(nameof(Codecs), "contains null.");
+                Transcoding.ThrowHelper.ThrowInvalidTranscoderOption(nameof(Codecs), "contains null.");
             }
 
             if (!flags.TryAdd(codec.Flags, codec))
             {
-                ThrowHelper.ThrowInvalidTranscoderOption(nameof(Codecs), $"has two codecs under flag 0x{codec.Flags:X4}: {flags[codec.Flags].GetType()} and {codec.GetType()}.");
+                Transcoding.ThrowHelper.ThrowInvalidTranscoderOption(nameof(Codecs), $"has two codecs under flag 0x{codec.Flags:X4}: {flags[codec.Flags].GetType()} and {codec.GetType()}.");
             }
 
             if (!types.TryAdd(codec.Type, codec))
             {
-                ThrowHelper.ThrowInvalidTranscoderOption(nameof(Codecs), $"has two codecs for {codec.Type}: {types[codec.Type].GetType()} and {codec.GetType()}.");
+                Transcoding.ThrowHelper.ThrowInvalidTranscoderOption(nameof(Codecs), $"has two codecs for {codec.Type}: {types[codec.Type].GetType()} and {codec.GetType()}.");
             }
         }
     }
@@ -216,25 +217,25 @@ public sealed class ProtobufTranscoderOptions
         {
             if (alias is < 1 or > TypeHeader.MaxAlias)
             {
-                ThrowHelper.ThrowInvalidTranscoderOption(nameof(TypeAliases), $"gives {type} alias {alias}; an alias is 1-{TypeHeader.MaxAlias}.");
+                Transcoding.ThrowHelper.ThrowInvalidTranscoderOption(nameof(TypeAliases), $"gives {type} alias {alias}; an alias is 1-{TypeHeader.MaxAlias}.");
             }
 
             if (!aliases.TryAdd(alias, type))
             {
-                ThrowHelper.ThrowInvalidTranscoderOption(nameof(TypeAliases), $"gives alias {alias} to both {aliases[alias]} and {type}.");
+                Transcoding.ThrowHelper.ThrowInvalidTranscoderOption(nameof(TypeAliases), $"gives alias {alias} to both {aliases[alias]} and {type}.");
             }
         }
 
         if (KnownTypes.Contains(null!))
         {
-            ThrowHelper.ThrowInvalidTranscoderOption(nameof(KnownTypes), "contains null.");
+            Transcoding.ThrowHelper.ThrowInvalidTranscoderOption(nameof(KnownTypes), "contains null.");
         }
 
         foreach (Type type in BinaryFormatterFallbackTypes)
         {
             if (type is null || type.IsGenericTypeDefinition || type.FullName is null)
             {
-                ThrowHelper.ThrowInvalidTranscoderOption(nameof(BinaryFormatterFallbackTypes), $"must hold closed types, not {type?.ToString() ?? "null"}.");
+                Transcoding.ThrowHelper.ThrowInvalidTranscoderOption(nameof(BinaryFormatterFallbackTypes), $"must hold closed types, not {type?.ToString() ?? "null"}.");
             }
         }
     }

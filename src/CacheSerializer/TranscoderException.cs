@@ -6,7 +6,7 @@ namespace CacheSerializer;
 /// </summary>
 /// <remarks>
 /// <see cref="Kind"/> says which: <see cref="TranscoderErrorKind.Unstorable"/> at Serialize, the others at Deserialize. The
-/// cause, when there is one (a codec, the inner transcoder, BinaryFormatter), is the <see cref="Exception.InnerException"/>.
+/// cause, when there is one (a codec, the foreign-item reader, BinaryFormatter), is the <see cref="Exception.InnerException"/>.
 /// </remarks>
 public class TranscoderException : CacheSerializerException
 {

@@ -1,6 +1,8 @@
 using System.Collections.Concurrent;
 using System.Collections.Frozen;
 using CacheSerializer.Transcoding.Codecs;
+using CacheSerializer.Transcoding.Codecs.Legacy;
+using CacheSerializer.Transcoding.Codecs.Objects;
 using CacheSerializer.Transcoding.ProtobufNet;
 
 namespace CacheSerializer.Transcoding;

@@ -1,9 +1,9 @@
-using CacheSerializer.Transcoding.Codecs;
+using CacheSerializer.Transcoding.Codecs.Legacy;
 
 namespace CacheSerializer.Transcoding;
 
 /// <summary>
-/// The default inner transcoder: reads the object entries EnyimMemcachedCore's DefaultTranscoder wrote (flag 0x0101,
+/// The default foreign-item reader: reads the object entries EnyimMemcachedCore's DefaultTranscoder wrote (flag 0x0101,
 /// and 0x010F from its older decimals), so an app's warm cache keeps working the day it switches. It only reads:
 /// ProtobufTranscoder writes (in the migration phase, these same BSON entries: <see cref="EnyimBsonCodec"/>).
 /// </summary>

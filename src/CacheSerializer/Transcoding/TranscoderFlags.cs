@@ -6,7 +6,7 @@ namespace CacheSerializer.Transcoding;
 /// </summary>
 /// <remarks>
 /// <para>Shared with EnyimMemcachedCore's DefaultTranscoder: <c>0x0100 | TypeCode</c> for its primitives, 0xFA52 for raw
-/// bytes, 0x0000 (read as a string) and 0x0101 (its BSON objects, read by the default inner transcoder only).</para>
+/// bytes, 0x0000 (read as a string) and 0x0101 (its BSON objects, read by the default foreign-item reader only).</para>
 /// <para>Our own flags are <c>0xC5xx</c> (built in) and <c>0xC6xx</c> (application codecs), with a low byte in 0x20-0x7F.
 /// DefaultTranscoder decodes any flag other than 0xFA52 by its low byte as a <see cref="TypeCode"/> (0-18); a low byte
 /// of 0x20 or more is no TypeCode, so it rejects our entries loudly instead of misreading them.</para>
@@ -19,10 +19,10 @@ internal static class TranscoderFlags
     /// <summary>Flag 0: written by other clients (incr/decr on a missing key, plain sets); read as a UTF-8 string.</summary>
     public const uint LegacyString = 0x0000;
 
-    /// <summary>DefaultTranscoder's objects: BSON (Newtonsoft.Json.Bson). Not ours: read by the inner transcoder.</summary>
+    /// <summary>DefaultTranscoder's objects: BSON (Newtonsoft.Json.Bson). Not ours: read by the foreign-item reader.</summary>
     public const uint EnyimObject = 0x0101;
 
-    /// <summary>DefaultTranscoder's legacy decimals (TypeCode.Decimal), also BSON. Not ours: read by the inner transcoder.</summary>
+    /// <summary>DefaultTranscoder's legacy decimals (TypeCode.Decimal), also BSON. Not ours: read by the foreign-item reader.</summary>
     public const uint EnyimDecimal = 0x010F;
 
     /// <summary>null: empty payload (DefaultTranscoder's TypeCode.DBNull marker).</summary>

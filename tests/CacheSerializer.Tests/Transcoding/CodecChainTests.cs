@@ -1,6 +1,9 @@
 using CacheSerializer.Tests.Transcoding.Messages;
 using CacheSerializer.Transcoding;
 using CacheSerializer.Transcoding.Codecs;
+using CacheSerializer.Transcoding.Codecs.Legacy;
+using CacheSerializer.Transcoding.Codecs.Objects;
+using CacheSerializer.Transcoding.Codecs.Primitive;
 using CacheSerializer.Transcoding.ProtobufNet;
 using FsCheck;
 using FsCheck.Fluent;
@@ -26,8 +29,9 @@ public class CodecChainTests
     {
         CodecChain chain = NewChain(typeof(BinaryFormatterFallbackTests.Legacy), typeof(Person), typeof(int), typeof(Version));
 
-        Assert.IsType<Int32Codec>(chain.For(typeof(int)));
-        Assert.IsType<Int32Codec>(chain.For(typeof(DayOfWeek)));
+        IValueWriter int32 = Assert.IsType<FixedSizeCodec<int, LittleEndian<int>>>(chain.For(typeof(int)));
+        Assert.Equal(TranscoderFlags.Int32, int32.Flags);
+        Assert.Same(int32, chain.For(typeof(DayOfWeek)));
         Assert.IsType<MessageCodec>(chain.For(typeof(Person)));
         Assert.IsType<ProtobufNetCodec>(chain.For(typeof(Contracts.Item)));
         Assert.IsType<ProtobufNetCodec>(chain.For(typeof(Version))); // parseable: written as its text through the model's string surrogate

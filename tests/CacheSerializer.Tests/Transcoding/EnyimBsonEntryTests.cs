@@ -6,7 +6,7 @@ namespace CacheSerializer.Tests.Transcoding;
 
 /// <summary>
 /// Entries written exactly the way EnyimMemcachedCore's DefaultTranscoder writes objects (its SerializeObject: a
-/// default JsonSerializer into a BsonDataWriter, flag 0x0101), read back by ProtobufTranscoder's default inner transcoder.
+/// default JsonSerializer into a BsonDataWriter, flag 0x0101), read back by ProtobufTranscoder's default foreign-item reader.
 /// </summary>
 public class EnyimBsonEntryTests
 {
@@ -100,15 +100,15 @@ public class EnyimBsonEntryTests
     }
 
     [Fact]
-    public void Deserialize_InnerTranscoderNull_UnknownFlagThrows()
+    public void Deserialize_ForeignItemReaderNull_UnknownFlagThrows()
     {
         CacheItem item = WrittenByDefaultTranscoder(new Customer());
-        var transcoder = new ProtobufTranscoder(new ProtobufTranscoderOptions { InnerTranscoder = null });
+        var transcoder = new ProtobufTranscoder(new ProtobufTranscoderOptions { ForeignItemReader = null });
 
         TranscoderException e = Assert.Throws<TranscoderException>(() => transcoder.Deserialize(item));
 
         Assert.Equal(0x0101u, e.Flags);
-        Assert.StartsWith("No codec reads flags 0x0101 and no inner transcoder is set", e.Message, StringComparison.Ordinal);
+        Assert.StartsWith("No codec reads flags 0x0101 and no foreign-item reader is set", e.Message, StringComparison.Ordinal);
     }
 
     [Fact]
@@ -120,9 +120,9 @@ public class EnyimBsonEntryTests
     }
 
     [Fact]
-    public void Deserialize_ReplacedInnerTranscoder_GetsFlagsWeDoNotOwn()
+    public void Deserialize_ReplacedForeignItemReader_GetsFlagsWeDoNotOwn()
     {
-        var transcoder = new ProtobufTranscoder(new ProtobufTranscoderOptions { InnerTranscoder = new AsciiTranscoder() });
+        var transcoder = new ProtobufTranscoder(new ProtobufTranscoderOptions { ForeignItemReader = new AsciiTranscoder() });
 
         Assert.Equal("hi", transcoder.Deserialize(TranscoderTestHelpers.Item(AsciiTranscoder.Flag, "hi"u8.ToArray())));
         Assert.Equal("hi", transcoder.Deserialize<string>(TranscoderTestHelpers.Item(AsciiTranscoder.Flag, "hi"u8.ToArray())));
@@ -132,7 +132,7 @@ public class EnyimBsonEntryTests
     [Fact]
     public void Deserialize_InnerThrowsForeignException_IsWrapped()
     {
-        var transcoder = new ProtobufTranscoder(new ProtobufTranscoderOptions { InnerTranscoder = new AsciiTranscoder() });
+        var transcoder = new ProtobufTranscoder(new ProtobufTranscoderOptions { ForeignItemReader = new AsciiTranscoder() });
 
         TranscoderException e = Assert.Throws<TranscoderException>(() => transcoder.Deserialize(TranscoderTestHelpers.Item(0x0101, 1)));
 

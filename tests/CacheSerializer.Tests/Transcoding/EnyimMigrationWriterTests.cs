@@ -118,9 +118,9 @@ public class EnyimMigrationWriterTests
     }
 
     [Fact]
-    public void Deserialize_OwnMigrationItemWithoutInnerTranscoder_ReturnsEqualObject()
+    public void Deserialize_OwnMigrationItemWithoutForeignItemReader_ReturnsEqualObject()
     {
-        var transcoder = new ProtobufTranscoder(new ProtobufTranscoderOptions { ObjectFormat = TranscoderObjectFormat.EnyimBson, InnerTranscoder = null });
+        var transcoder = new ProtobufTranscoder(new ProtobufTranscoderOptions { ObjectFormat = TranscoderObjectFormat.EnyimBson, ForeignItemReader = null });
         var value = new Customer { Name = "N", Age = 3, Tags = ["t"], Since = new DateTime(2024, 5, 6, 7, 8, 9, 123, DateTimeKind.Utc) };
 
         Customer back = transcoder.Deserialize<Customer>(transcoder.Serialize(value))!;

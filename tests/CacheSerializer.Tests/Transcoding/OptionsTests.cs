@@ -51,7 +51,7 @@ public class OptionsTests
         options.MaxValueSize = 1;
         options.Compression = TranscoderCompression.Brotli;
         options.CompressionThreshold = 0;
-        options.InnerTranscoder = null;
+        options.ForeignItemReader = null;
         options.TypeAliases[typeof(Person)] = 9;
         options.Codecs.Add(new PointCodec());
         options.BinaryFormatterFallbackTypes.Add(typeof(BinaryFormatterFallbackTests.Legacy));
@@ -74,7 +74,7 @@ public class OptionsTests
         Assert.Equal(1024, options.CompressionThreshold);
         Assert.Equal(CompressionLevel.Fastest, options.CompressionLevel);
         Assert.Equal(64, options.MaxDecompressionRatio);
-        Assert.NotNull(options.InnerTranscoder);
+        Assert.NotNull(options.ForeignItemReader);
         Assert.Empty(options.Codecs);
         Assert.Empty(options.TypeAliases);
         Assert.Empty(options.KnownTypes);

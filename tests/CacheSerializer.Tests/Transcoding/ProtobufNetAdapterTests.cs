@@ -66,7 +66,7 @@ public class ProtobufNetAdapterTests
     [Fact]
     public void NullWrappingUnavailable_Message_NamesTheVersionAndBothWaysOut()
     {
-        TranscoderException e = ThrowHelper.NullWrappingUnavailable(new Version(3, 9, 0, 0));
+        TranscoderException e = CacheSerializer.Transcoding.ThrowHelper.NullWrappingUnavailable(new Version(3, 9, 0, 0));
 
         Assert.Equal(
             "The protobuf-net in this application (3.9.0.0) does not let CacheSerializer apply its null-wrapped collection layout "

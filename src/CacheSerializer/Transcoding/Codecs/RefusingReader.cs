@@ -3,7 +3,7 @@ namespace CacheSerializer.Transcoding.Codecs;
 /// <summary>
 /// Owns a flag this transcoder is configured not to read (the BinaryFormatter fallback when off, the engine's objects
 /// while the engine is absent): such an item is ours, so it is refused with the reason rather than passed to the
-/// inner transcoder.
+/// foreign-item reader.
 /// </summary>
 internal sealed class RefusingReader : IValueReader
 {

@@ -1,4 +1,4 @@
-namespace CacheSerializer.Transcoding.Codecs;
+namespace CacheSerializer.Transcoding.Codecs.Objects;
 
 /// <summary>
 /// Writes one object type's payloads: its type header (<see cref="TypeHeader"/>), then its body. Two kinds exist: the

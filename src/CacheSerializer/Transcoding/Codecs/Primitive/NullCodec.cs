@@ -1,4 +1,4 @@
-namespace CacheSerializer.Transcoding.Codecs;
+namespace CacheSerializer.Transcoding.Codecs.Primitive;
 
 /// <summary>
 /// null: flag 0x0102 (DefaultTranscoder's TypeCode.DBNull marker) with an empty payload; DefaultTranscoder reads it as

@@ -1,4 +1,4 @@
-namespace CacheSerializer.Transcoding.Codecs;
+namespace CacheSerializer.Transcoding.Codecs.Objects;
 
 /// <summary>
 /// Reads object payloads under one flag (0xC540 messages, 0xC541 protobuf-net objects): resolves the type header against the

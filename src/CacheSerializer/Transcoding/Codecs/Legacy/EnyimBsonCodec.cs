@@ -3,7 +3,7 @@ using Newtonsoft.Json;
 using Newtonsoft.Json.Bson;
 using Newtonsoft.Json.Serialization;
 
-namespace CacheSerializer.Transcoding.Codecs;
+namespace CacheSerializer.Transcoding.Codecs.Legacy;
 
 /// <summary>
 /// EnyimMemcachedCore DefaultTranscoder's objects: the BSON a default Newtonsoft.Json <see cref="JsonSerializer"/> writes

@@ -2,7 +2,7 @@ using System.Reflection;
 using Google.Protobuf;
 using Google.Protobuf.Reflection;
 
-namespace CacheSerializer.Transcoding.Codecs;
+namespace CacheSerializer.Transcoding.Codecs.Objects;
 
 /// <summary>
 /// A Google.Protobuf message type (generated from a .proto): flag 0xC540, type header naming the descriptor's full

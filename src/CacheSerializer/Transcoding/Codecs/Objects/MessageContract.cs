@@ -1,7 +1,7 @@
 using System.Text;
 using Google.Protobuf.Reflection;
 
-namespace CacheSerializer.Transcoding.Codecs;
+namespace CacheSerializer.Transcoding.Codecs.Objects;
 
 /// <summary>
 /// The canonical description of a Google.Protobuf message's contract, from its descriptor: every field's number, type,

@@ -1,6 +1,6 @@
 using System.Text;
 
-namespace CacheSerializer.Transcoding.Codecs;
+namespace CacheSerializer.Transcoding.Codecs.Primitive;
 
 /// <summary>
 /// string: UTF-8 with no length prefix and no BOM, DefaultTranscoder's layout under 0x0112; also reads flag 0, which

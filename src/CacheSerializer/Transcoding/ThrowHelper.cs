@@ -1,16 +1,16 @@
 using System.Diagnostics.CodeAnalysis;
 
-using CacheSerializer.Transcoding;
-
-namespace CacheSerializer;
+namespace CacheSerializer.Transcoding;
 
 /// <summary>
-/// Every error the package throws on purpose, built in one place, one partial per part (this file: the transcoder's, each
-/// naming the flags, the type, the member and the fix; ThrowHelper.Memcached.cs: the client's). <c>[DoesNotReturn]</c>
-/// methods throw; the others return the exception for a <c>throw</c> at the call site.
+/// Every error the transcoder throws on purpose, built in one place, each naming the flags, the type, the member and the
+/// fix. <c>[DoesNotReturn]</c> methods throw; the others return the exception for a <c>throw</c> at the call site.
 /// </summary>
-/// <remarks>The partials sit at the package root, as System.Text.Json's do, so that every part reaches the one helper.</remarks>
-internal static partial class ThrowHelper
+/// <remarks>
+/// Beside the internals it serves, as System.Text.Json's ThrowHelper.Serialization.cs is; the root's public types
+/// (ProtobufTranscoder, its options) call it as <c>Transcoding.ThrowHelper</c>, and the client's errors have their own.
+/// </remarks>
+internal static class ThrowHelper
 {
     private const string FormatDoc = "docs/format.md";
 
@@ -59,7 +59,7 @@ internal static partial class ThrowHelper
     [DoesNotReturn]
     public static T ThrowUnknownFlags<T>(uint flags) =>
         throw new TranscoderException(
-            $"No codec reads flags 0x{flags:X4} and no inner transcoder is set (ProtobufTranscoderOptions.InnerTranscoder); see {FormatDoc} for the flags this transcoder owns.",
+            $"No codec reads flags 0x{flags:X4} and no foreign-item reader is set (ProtobufTranscoderOptions.ForeignItemReader); see {FormatDoc} for the flags this transcoder owns.",
             TranscoderErrorKind.UnknownFlags,
             flags,
             typeof(T));
@@ -277,14 +277,6 @@ internal static partial class ThrowHelper
 
     public static TranscoderException EnyimBsonReadFailed(uint flags, Type type, Exception cause) =>
         new($"Cannot read the EnyimMemcachedCore BSON entry under flags 0x{flags:X4} as {type}: {cause.Message}", TranscoderErrorKind.Malformed, flags, type, cause);
-
-    public static TranscoderException HybridCacheEntryTooShort(long length, int headerLength) =>
-        new(
-            $"A HybridCache entry of {length} bytes is shorter than the {headerLength}-byte flags header the package's HybridCache serializer "
-            + "writes; it was not written by it.",
-            TranscoderErrorKind.Malformed,
-            null,
-            null);
 
     [DoesNotReturn]
     public static void ThrowInvalidTranscoderOption(string property, string problem) =>

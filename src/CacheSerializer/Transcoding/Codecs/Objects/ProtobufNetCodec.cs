@@ -1,6 +1,6 @@
 using CacheSerializer.Transcoding.ProtobufNet;
 
-namespace CacheSerializer.Transcoding.Codecs;
+namespace CacheSerializer.Transcoding.Codecs.Objects;
 
 /// <summary>
 /// An object protobuf-net stores (a contract, or a collection or map of them): flag 0xC541, the type header (the type's

@@ -1,7 +1,7 @@
 using System.Runtime.Serialization;
 using System.Runtime.Serialization.Formatters.Binary;
 
-namespace CacheSerializer.Transcoding.Codecs;
+namespace CacheSerializer.Transcoding.Codecs.Legacy;
 
 /// <summary>
 /// The opt-in fallback (flag 0xC542): a BinaryFormatter stream, written and read only for the types of
