@@ -69,7 +69,7 @@ internal static class DeployRunner
         int Seed(int server, int build) => HashCode.Combine(settings.Seed, kind, server, build);
         for (int i = 0; i < farm.Length; i++)
         {
-            farm[i] = DeployWebServer.Start(settings.Api, build1, build2, endpoints, keys, rows, tally, settings.CallersPerClient, settings.UpdateEvery, Seed(i, 1), wrapTranscoder);
+            farm[i] = DeployWebServer.Start(settings, build1, build2, endpoints, keys, rows, tally, Seed(i, 1), wrapTranscoder);
         }
 
         var clock = Stopwatch.StartNew();
@@ -88,7 +88,7 @@ internal static class DeployRunner
 
                 tally.Phase = DeployPhase.During;
                 await farm[i].StopAsync().ConfigureAwait(false);
-                farm[i] = DeployWebServer.Start(settings.Api, build2, build1, endpoints, keys, rows, tally, settings.CallersPerClient, settings.UpdateEvery, Seed(i, 2), wrapTranscoder);
+                farm[i] = DeployWebServer.Start(settings, build2, build1, endpoints, keys, rows, tally, Seed(i, 2), wrapTranscoder);
             }
 
             held[(int)DeployPhase.During] = await ServerStats.ReadAsync(loader, cancellationToken).ConfigureAwait(false);

@@ -38,6 +38,12 @@ internal sealed record DeploySettings : ScenarioSettings
     /// <value><see cref="DeployApi.CacheAside"/>: the README's pattern.</value>
     public DeployApi Api { get; init; } = DeployApi.CacheAside;
 
+    /// <summary>Gets whether a cache-aside fill overwrites the key (<c>SetAsync</c>) instead of adding it: the other
+    /// build's item is replaced, so no build copy is ever made. Not on the command line: the contrast the tests run to
+    /// show the deploy's bounds tell copies from none.</summary>
+    /// <value>False: fills add, as the README's pattern does.</value>
+    public bool FillsOverwrite { get; init; }
+
     /// <summary>Gets the change kinds to deploy, in order.</summary>
     /// <value>All four.</value>
     public IReadOnlyList<ChangeKind> Kinds { get; init; } = Enum.GetValues<ChangeKind>();

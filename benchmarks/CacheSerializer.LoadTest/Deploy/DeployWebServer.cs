@@ -23,24 +23,23 @@ internal sealed class DeployWebServer
     }
 
     /// <summary>Starts a web server of <paramref name="build"/> with its callers.</summary>
-    /// <param name="api">How the build's code reads through the cache.</param>
+    /// <param name="settings">The run's settings: how the build's code reads through the cache (and fills), the number
+    /// of callers, how often they update.</param>
     /// <param name="build">The build it runs.</param>
     /// <param name="other">The other build (a hit equal to its value for the key is counted apart, not as wrong).</param>
     /// <param name="endpoints">The memcached servers.</param>
     /// <param name="keys">The keys; version v of key k's value is made from (k, v).</param>
     /// <param name="rows">The source of truth: each key's version, its row gate, and the ledger of cache writes.</param>
     /// <param name="tally">The counts.</param>
-    /// <param name="callers">The number of callers.</param>
-    /// <param name="updateEvery">Every Nth operation of a caller is an update; 0: none.</param>
     /// <param name="seed">The seed of the callers' key choices.</param>
     /// <param name="wrapTranscoder">Wraps the build's transcoder (tests), or null.</param>
     /// <returns>The running web server.</returns>
-    public static DeployWebServer Start(DeployApi api, DeployBuild build, DeployBuild other, IReadOnlyList<string> endpoints, string[] keys, DeployRows rows, DeployTally tally, int callers, int updateEvery, int seed, Func<ITranscoder, ITranscoder>? wrapTranscoder)
+    public static DeployWebServer Start(DeploySettings settings, DeployBuild build, DeployBuild other, IReadOnlyList<string> endpoints, string[] keys, DeployRows rows, DeployTally tally, int seed, Func<ITranscoder, ITranscoder>? wrapTranscoder)
     {
-        var cache = DeployCache.Create(api, build, endpoints, wrapTranscoder);
-        var server = new DeployWebServer(cache, api);
-        var caller = new Caller(build, other, keys, rows, tally, updateEvery);
-        server._callers = new CallerLoops(callers, seed, (random, stop) => server.CallerLoopAsync(caller, random, stop));
+        var cache = DeployCache.Create(settings.Api, build, endpoints, wrapTranscoder);
+        var server = new DeployWebServer(cache, settings.Api);
+        var caller = new Caller(build, other, keys, rows, tally, settings.UpdateEvery, settings.FillsOverwrite);
+        server._callers = new CallerLoops(settings.CallersPerClient, seed, (random, stop) => server.CallerLoopAsync(caller, random, stop));
         return server;
     }
 
@@ -177,7 +176,7 @@ internal sealed class DeployWebServer
     }
 
     /// <summary>The factory after a miss: the key's current version, added under the row's gate (not stored when
-    /// another caller's fill came first, which is no error).</summary>
+    /// another caller's fill came first, which is no error), or overwritten (<see cref="DeploySettings.FillsOverwrite"/>).</summary>
     private async Task FillAsync(Caller caller, int k, DeployPhase phase, CancellationToken stop)
     {
         SemaphoreSlim gate = caller.Rows.Gate(k);
@@ -186,7 +185,9 @@ internal sealed class DeployWebServer
         {
             caller.Rows.Ledger.WriteStarted(k);
             int version = caller.Rows.Version(k);
-            MemcachedStoreResult stored = await caller.Build.FillAsync(_cache.Client, caller.Keys[k], k, version, stop).ConfigureAwait(false);
+            MemcachedStoreResult stored = caller.FillsOverwrite
+                ? await caller.Build.WriteAsync(_cache.Client, caller.Keys[k], k, version, stop).ConfigureAwait(false)
+                : await caller.Build.FillAsync(_cache.Client, caller.Keys[k], k, version, stop).ConfigureAwait(false);
             if (stored == MemcachedStoreResult.Stored)
             {
                 // Only a fill that stored: one that found the key filled meanwhile (by the other build, after a delete)
@@ -243,5 +244,5 @@ internal sealed class DeployWebServer
     }
 
     /// <summary>What one caller works with.</summary>
-    private sealed record Caller(DeployBuild Build, DeployBuild Other, string[] Keys, DeployRows Rows, DeployTally Tally, int UpdateEvery);
+    private sealed record Caller(DeployBuild Build, DeployBuild Other, string[] Keys, DeployRows Rows, DeployTally Tally, int UpdateEvery, bool FillsOverwrite);
 }

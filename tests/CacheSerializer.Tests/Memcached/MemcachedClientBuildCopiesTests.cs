@@ -191,6 +191,80 @@ public sealed class MemcachedClientBuildCopiesTests(MemcachedServerFixture fixtu
         Assert.Equal("v1", (await _old.GetAsync<OrderBefore>(key)).Value!.Name);
     }
 
+    [Theory]
+    [InlineData("overwrites")]
+    [InlineData("deletes and re-adds")]
+    public async Task GetOrCreateAsync_OtherBuildUpdatesWhileTheCopysFactoryIsHeld_LaterCallersNeverGetTheHeldValue(string update)
+    {
+        // The new build's factory has loaded v1 and is held there while the old build writes v2 (an overwrite, or a
+        // delete and an add as another web server's cache-aside fill): whatever the held call stores once let go, no
+        // call that begins after it, on this web server or another of the build, may get v1.
+        string key = MemcachedServerFixture.UniqueKey("copies-goc-held");
+        await _old.SetAsync(key, new OrderBefore { Name = "v1" });
+        var started = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        var held = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        Task<OrderAfter> first = _new.GetOrCreateAsync(key, async _ =>
+        {
+            started.SetResult();
+            await held.Task;
+            return new OrderAfter { Name = "v1", Quantity = 1 };
+        });
+        await started.Task.WaitAsync(TimeSpan.FromSeconds(10));
+
+        if (update == "overwrites")
+        {
+            Assert.Equal(MemcachedStoreResult.Stored, await _old.SetAsync(key, new OrderBefore { Name = "v2" }));
+        }
+        else
+        {
+            Assert.True(await _old.DeleteAsync(key));
+            Assert.Equal(MemcachedStoreResult.Stored, await _old.AddAsync(key, new OrderBefore { Name = "v2" }));
+        }
+
+        held.SetResult();
+        Assert.Equal("v1", (await first.WaitAsync(TimeSpan.FromSeconds(10))).Name); // its caller arrived before the update
+
+        using var second = new MemcachedClient(Options(fixture, DeployBuilds.NewBuild()));
+        int calls = 0;
+        Task<OrderAfter> Load(CancellationToken _) => Task.FromResult(new OrderAfter { Name = $"v2 load {Interlocked.Increment(ref calls)}", Quantity = 2 });
+        OrderAfter later = await _new.GetOrCreateAsync(key, Load);
+        OrderAfter elsewhere = await second.GetOrCreateAsync(key, Load);
+
+        Assert.Equal(("v2 load 1", 2), (later.Name, later.Quantity));
+        Assert.Equal("v2 load 1", elsewhere.Name); // the copy the later call stored, not the held one
+        Assert.Equal(1, calls);
+        Assert.Equal(("v2 load 1", 2), Read(await _new.GetAsync<OrderAfter>(key)));
+        Assert.Equal("v2", (await _old.GetAsync<OrderBefore>(key)).Value!.Name);
+    }
+
+    [Theory]
+    [InlineData("old deletes")]
+    [InlineData("old overwrites")]
+    public async Task GetManyAsync_CopyThenAnUpdateByTheOtherBuild_NeverReadsTheCopy(string update)
+    {
+        string key = MemcachedServerFixture.UniqueKey("copies-many-update");
+        string own = MemcachedServerFixture.UniqueKey("copies-many-update");
+        await _old.SetAsync(key, new OrderBefore { Name = "v1" });
+        await _new.SetAsync(own, new OrderAfter { Name = "o", Quantity = 3 });
+        Assert.False((await _new.GetAsync<OrderAfter>(key)).Found);
+        Assert.Equal(MemcachedStoreResult.Stored, await _new.AddAsync(key, new OrderAfter { Name = "v1", Quantity = 1 }));
+        Assert.Equal("v1", (await _new.GetManyAsync<OrderAfter>([key, own]))[key]!.Name); // the copy is read before the update
+
+        if (update == "old deletes")
+        {
+            Assert.True(await _old.DeleteAsync(key));
+        }
+        else
+        {
+            Assert.Equal(MemcachedStoreResult.Stored, await _old.SetAsync(key, new OrderBefore { Name = "v2" }));
+        }
+
+        IReadOnlyDictionary<string, OrderAfter?> found = await _new.GetManyAsync<OrderAfter>([key, own]);
+
+        Assert.Equal([own], found.Keys);
+        Assert.Equal(update == "old overwrites", (await _old.GetAsync<OrderBefore>(key)).Found);
+    }
+
     public void Dispose()
     {
         _old.Dispose();

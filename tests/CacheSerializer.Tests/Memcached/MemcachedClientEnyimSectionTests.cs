@@ -58,22 +58,33 @@ public sealed class MemcachedClientEnyimSectionTests(MemcachedServerFixture fixt
     }
 
     [Fact]
-    public async Task SetAsync_ObjectThroughSha1KeyTransformer_StoredUnderEnyimMemcachedCoresKey()
+    public async Task SetAsync_ObjectsThroughSha1KeyTransformer_StoredUnderEnyimMemcachedCoresKeyOnTheServerItPicksForIt()
     {
+        // EnyimMemcachedCore transforms the key first and places what it stores (cnblogs/EnyimMemcachedCore at
+        // e383c4c742190da94007579ccb7377443021a7eb, src/Enyim.Caching/MemcachedClient.cs, PerformStore: the transformed
+        // key goes to Pool.Locate). 300 keys on three servers: keys placed by the caller's key would land elsewhere for
+        // about two in three of them.
         await using ServiceProvider provider = Section("127.0.0.1", """, "KeyTransformer": "Enyim.Caching.Memcached.SHA1KeyTransformer" """).BuildServiceProvider();
         MemcachedClient client = provider.GetRequiredService<MemcachedClient>();
-        string key = MemcachedServerFixture.UniqueKey("sha1");
-        // SHA1KeyTransformer: base64 of the SHA-1 of the key's UTF-16LE code units.
-        string stored = Convert.ToBase64String(System.Security.Cryptography.SHA1.HashData(Encoding.Unicode.GetBytes(key)));
-
-        await client.SetAsync(key, "v");
-
+        string run = Guid.NewGuid().ToString("N");
+        string[] keys = [.. Enumerable.Range(0, 300).Select(i => $"sha1:{run}:{i}")];
         var enyim = new EnyimLocator([.. fixture.Servers.Select(s => $"127.0.0.1:{s.Port}")], legacy: false);
-        using var single = new MemcachedClient(new MemcachedClientOptions { Servers = { fixture.Servers[enyim.Locate(Encoding.UTF8.GetBytes(stored))].Endpoint } });
-        Assert.Equal("v", await single.GetValueAsync<string>(stored));
-        Assert.Equal("v", await client.GetValueAsync<string>(key));
-        Assert.Equal([key], (await client.GetManyAsync<string>([key])).Keys); // the caller's key, not the stored one
+
+        IReadOnlyList<IReadOnlyCollection<string>> found = await PlacementProbe.StoreAndFindAsync(fixture, client, keys, storedAs: Sha1Key);
+
+        for (int s = 0; s < 3; s++)
+        {
+            Assert.All(found[s], key => Assert.Equal(s, enyim.Locate(Encoding.UTF8.GetBytes(Sha1Key(key)))));
+        }
+
+        int placedElsewhereByCallerKey = keys.Count(key => enyim.Locate(Encoding.UTF8.GetBytes(key)) != enyim.Locate(Encoding.UTF8.GetBytes(Sha1Key(key))));
+        Assert.InRange(placedElsewhereByCallerKey, 100, 300);
+        Assert.Equal(keys[7], await client.GetValueAsync<string>(keys[7]));
+        Assert.Equal([keys[7]], (await client.GetManyAsync<string>([keys[7]])).Keys); // the caller's key, not the stored one
     }
+
+    /// <summary>SHA1KeyTransformer's key: base64 of the SHA-1 of the key's UTF-16LE code units.</summary>
+    private static string Sha1Key(string key) => Convert.ToBase64String(System.Security.Cryptography.SHA1.HashData(Encoding.Unicode.GetBytes(key)));
 
     private IServiceCollection Section(string address, string extra = "")
     {

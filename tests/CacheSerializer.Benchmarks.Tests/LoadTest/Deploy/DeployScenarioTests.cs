@@ -22,14 +22,11 @@ public sealed class DeployScenarioTests : IDisposable
         Assert.Equal(["none", "member-added", "member-retyped", "subtype-removed"], report.Kinds.Select(k => k.Kind));
         foreach (DeployKindResult kind in report.Kinds)
         {
-            string why = AssertNoErrorsCorruptionsOrStaleValues(kind, log);
+            string why = AssertNoErrorsOrCorruptions(kind, log);
+            Assert.True(kind.StaleValues == 0, why);
             Assert.Equal(0, kind.LostWrites);
             Assert.Equal(["before", "during", "after"], kind.Phases.Select(p => p.Phase));
             Assert.All(kind.Phases, p => Assert.True(p.Reads > 0 && p.Updates > 0, why));
-            Assert.All(kind.Phases, p => Assert.Equal(p.Misses, p.FactoryCalls)); // every miss calls the factory, nothing else does
-
-            // Every miss is an unreadable item or a key an update's delete left absent.
-            Assert.All(kind.Phases, p => Assert.Equal(p.Misses, p.Unreadable.Values.Sum() + p.AbsentMisses));
 
             // Before the first switch build 1 alone runs: nothing is unreadable.
             Assert.Empty(kind[DeployPhase.Before].Unreadable);
@@ -82,7 +79,7 @@ public sealed class DeployScenarioTests : IDisposable
 
         foreach (DeployKindResult kind in report.Kinds)
         {
-            AssertNoErrorsCorruptionsOrStaleValues(kind, log);
+            AssertNoErrorsOrCorruptions(kind, log);
             Assert.Equal(0, kind[DeployPhase.Before].Misses);
             Assert.InRange(kind[DeployPhase.During].Misses + kind[DeployPhase.After].Misses, 1, 2 * settings.Keys);
         }
@@ -100,10 +97,10 @@ public sealed class DeployScenarioTests : IDisposable
 
         foreach (DeployKindResult kind in report.Kinds)
         {
-            string why = AssertNoErrorsCorruptionsOrStaleValues(kind, log);
+            string why = AssertNoErrorsOrCorruptions(kind, log);
+            Assert.True(kind.StaleValues == 0, why);
             Assert.Null(kind.LostWrites); // not checked: the client stores inside the call
             Assert.All(kind.Phases, p => Assert.True(p.Reads > 0 && p.Updates > 0, why));
-            Assert.All(kind.Phases, p => Assert.Equal(p.Misses, p.FactoryCalls));
             Assert.Empty(kind[DeployPhase.Before].Unreadable);
         }
 
@@ -127,9 +124,8 @@ public sealed class DeployScenarioTests : IDisposable
 
         foreach (DeployKindResult kind in report.Kinds)
         {
-            AssertNoErrorsCorruptionsOrStaleValues(kind, log);
+            AssertNoErrorsOrCorruptions(kind, log);
             Assert.Equal(0, kind[DeployPhase.Before].Misses);
-            Assert.All(kind.Phases, p => Assert.Equal(p.Misses, p.FactoryCalls));
         }
 
         Assert.True(report.Kinds[0].Misses == 0, $"{report.Kinds[0].Misses} misses without a change: {string.Join("; ", report.Kinds[0].Samples)}\n{log}");
@@ -137,12 +133,69 @@ public sealed class DeployScenarioTests : IDisposable
         Assert.Equal(report.Kinds[1].Misses, report.Kinds[1].Unreadable["other_contract"]);
     }
 
-    /// <summary>Asserts a change kind's run had no error, corruption or stale value; returns what explains a failure:
-    /// its samples and the run's log.</summary>
-    private static string AssertNoErrorsCorruptionsOrStaleValues(DeployKindResult kind, StringWriter log)
+    [Fact]
+    public async Task RunAsync_CacheAsideReadGetsAValueTwoUpdatesOldOnce_CountsExactlyThatStaleValue()
+    {
+        // The row gate makes a cache-aside fill and an update atomic, which hides the race a copy bug would cause: so
+        // the check is shown to fire by a read handed version 1 of a key that memcached held at version 3 or later.
+        var planting = new StalePlanting();
+        DeploySettings settings = new DeploySettings().AsShort() with { OutputDirectory = _output, Kinds = [ChangeKind.None] };
+        var log = new StringWriter();
+
+        DeployReport report = await DeployRunner.RunAsync(settings, log, CancellationToken.None, inner => new StalePlantingTranscoder(inner, planting));
+
+        DeployKindResult none = Assert.Single(report.Kinds);
+        string why = AssertNoErrorsOrCorruptions(none, log);
+        Assert.True(planting.Key >= 0, $"no read found a version 3 or later to plant in\n{why}");
+        Assert.True(none.StaleValues == 1, why);
+        Assert.Contains(none.Samples, s => s.Contains($"deploy:none:{planting.Key}: read version 1 after the delete or overwrite made for version ", StringComparison.Ordinal));
+    }
+
+    [Fact]
+    public async Task RunAsync_GetOrCreateHitGetsAValueTwoUpdatesOldOnce_CountsItAsStale()
+    {
+        // The same through GetOrCreateAsync. Callers of one web server that asked for the key while the planted read was
+        // on its way share its value (the in-process single flight), so each of them holds it: at most a web server's callers.
+        var planting = new StalePlanting();
+        DeploySettings settings = new DeploySettings().AsShort() with { OutputDirectory = _output, Api = DeployApi.GetOrCreate, Kinds = [ChangeKind.None] };
+        var log = new StringWriter();
+
+        DeployReport report = await DeployRunner.RunAsync(settings, log, CancellationToken.None, inner => new StalePlantingTranscoder(inner, planting));
+
+        DeployKindResult none = Assert.Single(report.Kinds);
+        string why = AssertNoErrorsOrCorruptions(none, log);
+        Assert.True(planting.Key >= 0, $"no read found a version 3 or later to plant in\n{why}");
+        Assert.True(none.StaleValues >= 1 && none.StaleValues <= settings.CallersPerClient, why);
+        Assert.Contains(none.Samples, s => s.Contains($"deploy:none:{planting.Key}: read version 1 after the delete or overwrite made for version ", StringComparison.Ordinal));
+        Assert.DoesNotContain(none.Samples, s => s.Contains("read version", StringComparison.Ordinal) && !s.Contains($"deploy:none:{planting.Key}: read version 1 after", StringComparison.Ordinal));
+    }
+
+    [Fact]
+    public async Task RunAsync_MemberAddedWithAndWithoutBuildCopies_TwiceTheKeysBoundSeparatesThem()
+    {
+        // The bound the deploy tests hold copies to (at most 2 x keys of the deploy's own misses while both builds run)
+        // fails without them: the same deploy whose fills overwrite the other build's item (SetAsync, no copy) has
+        // the builds evict each other on every switch of reader.
+        DeploySettings copies = new DeploySettings().AsShort() with { OutputDirectory = _output, UpdateEvery = 0, Kinds = [ChangeKind.MemberAdded] };
+        DeploySettings none = copies with { FillsOverwrite = true };
+        var log = new StringWriter();
+
+        DeployKindResult withCopies = Assert.Single((await DeployRunner.RunAsync(copies, log, CancellationToken.None)).Kinds);
+        DeployKindResult withoutCopies = Assert.Single((await DeployRunner.RunAsync(none, log, CancellationToken.None)).Kinds);
+
+        AssertNoErrorsOrCorruptions(withCopies, log);
+        AssertNoErrorsOrCorruptions(withoutCopies, log);
+        long copiesMisses = withCopies[DeployPhase.During].DeployMisses;
+        long noCopiesMisses = withoutCopies[DeployPhase.During].DeployMisses;
+        Assert.True(copiesMisses <= 2 * copies.Keys && noCopiesMisses > 2 * copies.Keys, $"{copiesMisses} misses during the deploy with copies, {noCopiesMisses} without, for {copies.Keys} keys\n{log}");
+    }
+
+    /// <summary>Asserts a change kind's run had no error or corruption; returns what explains a failure: its samples and
+    /// the run's log. Stale values are asserted apart, by the runs with updates (without, no value can be stale).</summary>
+    private static string AssertNoErrorsOrCorruptions(DeployKindResult kind, StringWriter log)
     {
         string why = $"{kind.Kind}: {string.Join("; ", kind.Samples)}\n{log}";
-        Assert.True(kind.Errors == 0 && kind.Corruptions == 0 && kind.StaleValues == 0, why);
+        Assert.True(kind.Errors == 0 && kind.Corruptions == 0, why);
         return why;
     }
 

@@ -6,9 +6,12 @@ namespace CacheSerializer.Tests.Memcached.Fixtures;
 internal static class PlacementProbe
 {
     /// <summary>Stores every key (its own name as the value) through <paramref name="client"/> and returns, per server of
-    /// <paramref name="fixture"/> (the first <paramref name="serverCount"/>), the keys that server alone holds.</summary>
-    public static async Task<IReadOnlyList<IReadOnlyCollection<string>>> StoreAndFindAsync(MemcachedServerFixture fixture, MemcachedClient client, string[] keys, int serverCount = 3)
+    /// <paramref name="fixture"/> (the first <paramref name="serverCount"/>), the keys that server alone holds.
+    /// <paramref name="storedAs"/>: the name memcached holds a key under (a key transformer's), when not its own.</summary>
+    public static async Task<IReadOnlyList<IReadOnlyCollection<string>>> StoreAndFindAsync(MemcachedServerFixture fixture, MemcachedClient client, string[] keys, int serverCount = 3, Func<string, string>? storedAs = null)
     {
+        storedAs ??= static key => key;
+        Dictionary<string, string> callerKey = keys.ToDictionary(storedAs, static key => key, StringComparer.Ordinal);
         await Parallel.ForEachAsync(keys, new ParallelOptions { MaxDegreeOfParallelism = 32 }, async (key, ct) =>
             Assert.Equal(MemcachedStoreResult.Stored, await client.SetAsync(key, key, TimeSpan.FromMinutes(5), ct)));
 
@@ -16,7 +19,7 @@ internal static class PlacementProbe
         for (int s = 0; s < serverCount; s++)
         {
             using var single = new MemcachedClient(new MemcachedClientOptions { Servers = { fixture.Servers[s].Endpoint } });
-            found.Add([.. (await single.GetManyAsync<string>(keys)).Keys]);
+            found.Add([.. (await single.GetManyAsync<string>(callerKey.Keys)).Keys.Select(stored => callerKey[stored])]);
         }
 
         Assert.Equal(keys.Length, found.Sum(static f => f.Count));

@@ -78,6 +78,17 @@ public sealed class EnyimSectionTests
         Assert.Equal(
             (TimeSpan.FromSeconds(3), TimeSpan.FromSeconds(4), TimeSpan.FromSeconds(5)),
             (options.ConnectTimeout, options.OperationTimeout, options.ServerDownInterval));
+
+        // The settings with no counterpart (UseIPv6, Protocol, the pool's sizes and its other timeouts) change nothing:
+        // every other option is as a section of the servers alone binds it (MaxPoolSize 100 is not 100 connections).
+        MemcachedClientOptions plain = Bind($$"""{ {{Servers}} }""");
+        Assert.Equal(
+            (plain.ConnectionsPerServer, plain.MaxInFlightPerConnection, plain.MaxValueSize, plain.KeyPrefix, plain.OnUnreadableItem, plain.DeleteUnreadableItems, plain.AutoEject, plain.FlushOnReturn),
+            (options.ConnectionsPerServer, options.MaxInFlightPerConnection, options.MaxValueSize, options.KeyPrefix, options.OnUnreadableItem, options.DeleteUnreadableItems, options.AutoEject, options.FlushOnReturn));
+        Assert.Equal(plain.Servers, options.Servers);
+
+        // "Transcoder": "DefaultTranscoder" is the migration phase's transcoder: objects written as DefaultTranscoder writes them.
+        Assert.Equal(0x0101u, Assert.IsType<ProtobufTranscoder>(options.Transcoder).Serialize(new Order { Id = 7 }).Flags);
     }
 
     [Theory]
