@@ -98,7 +98,7 @@ public class FailuresTests
         (Exception later, MemcachedErrorKind laterKind) = Failures.OfReadFailure(null, neverAnswered: false, "s:1", "get");
         (Exception violation, MemcachedErrorKind violationKind) = Failures.OfReadFailure(new ProtocolViolationException("bad"), neverAnswered: false, "s:1", "get");
 
-        Assert.Equal((MemcachedErrorKind.ConnectFailed, "s:1 closed the connection before answering anything (end of stream); " + ThrowHelper.PlaintextToTlsHint), (kind, cause.Message));
+        Assert.Equal((MemcachedErrorKind.ConnectFailed, "s:1 closed the connection before answering anything (end of stream); " + CacheSerializer.Memcached.Internal.ThrowHelper.PlaintextToTlsHint), (kind, cause.Message));
         Assert.Equal((MemcachedErrorKind.ConnectionBroken, "s:1 closed the connection"), (laterKind, later.Message));
         Assert.Equal((MemcachedErrorKind.ProtocolError, "get on s:1: protocol error: bad; the connection was closed."), (violationKind, violation.Message));
     }

@@ -1,11 +1,23 @@
 using System.Diagnostics.CodeAnalysis;
-using CacheSerializer.Memcached;
 
-namespace CacheSerializer;
+namespace CacheSerializer.Memcached.Internal;
 
-// The client's part of ThrowHelper (its summary is in ThrowHelper.Transcoding.cs): each text names the server, the operation and the fix.
-internal static partial class ThrowHelper
+/// <summary>
+/// The client's errors, built in one place, each naming the server, the operation and the fix (the transcoder's are in
+/// Transcoding/ThrowHelper.cs). <c>[DoesNotReturn]</c> methods throw; the others return the exception for a
+/// <c>throw</c> at the call site.
+/// </summary>
+internal static class ThrowHelper
 {
+    /// <summary>A HybridCache entry too short for the flags header the package's HybridCache serializer writes.</summary>
+    public static TranscoderException HybridCacheEntryTooShort(long length, int headerLength) =>
+        new(
+            $"A HybridCache entry of {length} bytes is shorter than the {headerLength}-byte flags header the package's HybridCache serializer "
+            + "writes; it was not written by it.",
+            TranscoderErrorKind.Malformed,
+            null,
+            null);
+
     /// <summary>A <see cref="MemcachedClientOptions"/> problem: the property (or a Servers entry, "[i] ..."), what is wrong and the fix.</summary>
     public static MemcachedConfigurationException ClientOptionProblem(string property, string problem) =>
         new(property, $"MemcachedClientOptions.{property}{(problem.StartsWith('[') ? string.Empty : " ")}{problem}.");
