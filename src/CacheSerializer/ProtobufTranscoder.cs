@@ -44,7 +44,7 @@ public sealed class ProtobufTranscoder : ITranscoder
     /// <summary>Creates a transcoder from validated options; later changes to <paramref name="options"/> do not affect it.</summary>
     /// <param name="options">The options.</param>
     /// <exception cref="ArgumentNullException"><paramref name="options"/> is null.</exception>
-    /// <exception cref="ArgumentException">An option is invalid; the message names the property.</exception>
+    /// <exception cref="ArgumentException">One or more options are invalid; the message has a line for each, naming the property.</exception>
     /// <exception cref="TranscoderException"><see cref="ProtobufTranscoderOptions.NullWrappedCollections"/> is on, no model is given, and
     /// the protobuf-net in use does not let the null-wrapped layout be applied (see <see cref="CreateModel"/>).</exception>
     public ProtobufTranscoder(ProtobufTranscoderOptions options)
@@ -79,8 +79,12 @@ public sealed class ProtobufTranscoder : ITranscoder
 
         // Aliased and known types resolve from the first read: their codecs are built (and their names registered)
         // now, which also checks that each is stored with a type header.
-        RegisterObjectTypes(options.TypeAliases.Keys, nameof(options.TypeAliases));
-        RegisterObjectTypes(options.KnownTypes, nameof(options.KnownTypes));
+        List<(string Property, string Problem)> problems =
+            [.. RegisterObjectTypes(options.TypeAliases.Keys, nameof(options.TypeAliases)), .. RegisterObjectTypes(options.KnownTypes, nameof(options.KnownTypes))];
+        if (problems.Count > 0)
+        {
+            Transcoding.ThrowHelper.ThrowInvalidTranscoderOptions(problems);
+        }
     }
 
     private ProtobufTranscoder(ProtobufTranscoder source, int maxValueSize)
@@ -256,8 +260,10 @@ public sealed class ProtobufTranscoder : ITranscoder
         }
     }
 
-    private void RegisterObjectTypes(IEnumerable<Type> types, string property)
+    /// <summary>Builds the codecs of the types an option names, and returns a problem for each that cannot be one.</summary>
+    private List<(string Property, string Problem)> RegisterObjectTypes(IEnumerable<Type> types, string property)
     {
+        var problems = new List<(string Property, string Problem)>();
         foreach (Type type in types)
         {
             switch (_chain.For(type))
@@ -265,13 +271,14 @@ public sealed class ProtobufTranscoder : ITranscoder
                 case ObjectCodec:
                     break;
                 case UnstorableWriter unstorable:
-                    Transcoding.ThrowHelper.ThrowInvalidTranscoderOption(property, $"contains {type}, which cannot be stored: {unstorable.Reason}");
+                    problems.Add((property, $"contains {type}, which cannot be stored: {unstorable.Reason}"));
                     break;
                 default:
-                    Transcoding.ThrowHelper.ThrowInvalidTranscoderOption(
-                        property, $"contains {type}, which is not stored with a type header (only Google.Protobuf messages and protobuf-net types are).");
+                    problems.Add((property, $"contains {type}, which is not stored with a type header (only Google.Protobuf messages and protobuf-net types are)."));
                     break;
             }
         }
+
+        return problems;
     }
 }

@@ -151,43 +151,57 @@ public sealed class ProtobufTranscoderOptions
     /// EnableUnsafeBinaryFormatterSerialization on .NET 9 and later.</value>
     public ICollection<Type> BinaryFormatterFallbackTypes { get; } = new HashSet<Type>();
 
+    /// <summary>Throws when an option is invalid, naming every invalid one at once.</summary>
+    /// <exception cref="ArgumentException">One or more options are invalid; the message has a line for each.</exception>
     internal void Validate()
+    {
+        List<(string Property, string Problem)> problems = [.. Problems()];
+        if (problems.Count > 0)
+        {
+            Transcoding.ThrowHelper.ThrowInvalidTranscoderOptions(problems);
+        }
+    }
+
+    /// <summary>Every problem of the options, each naming the property and what is wrong with its value.</summary>
+    internal IEnumerable<(string Property, string Problem)> Problems()
     {
         if (MaxValueSize < 1)
         {
-            Transcoding.ThrowHelper.ThrowInvalidTranscoderOption(nameof(MaxValueSize), $"must be at least 1 byte, not {MaxValueSize}.");
+            yield return (nameof(MaxValueSize), $"must be at least 1 byte, not {MaxValueSize}.");
         }
 
         if (!Enum.IsDefined(Compression))
         {
-            Transcoding.ThrowHelper.ThrowInvalidTranscoderOption(nameof(Compression), $"must be None, Brotli, Deflate, ZLib, Zstandard or Lz4, not {(int)Compression}.");
+            yield return (nameof(Compression), $"must be None, Brotli, Deflate, ZLib, Zstandard or Lz4, not {(int)Compression}.");
         }
 
         if (!Enum.IsDefined(ObjectFormat))
         {
-            Transcoding.ThrowHelper.ThrowInvalidTranscoderOption(nameof(ObjectFormat), $"must be Protobuf or EnyimBson, not {(int)ObjectFormat}.");
+            yield return (nameof(ObjectFormat), $"must be Protobuf or EnyimBson, not {(int)ObjectFormat}.");
         }
 
         if (CompressionThreshold < 0)
         {
-            Transcoding.ThrowHelper.ThrowInvalidTranscoderOption(nameof(CompressionThreshold), $"must be 0 or more, not {CompressionThreshold}.");
+            yield return (nameof(CompressionThreshold), $"must be 0 or more, not {CompressionThreshold}.");
         }
 
         if (!Enum.IsDefined(CompressionLevel))
         {
-            Transcoding.ThrowHelper.ThrowInvalidTranscoderOption(nameof(CompressionLevel), $"is not a CompressionLevel: {(int)CompressionLevel}.");
+            yield return (nameof(CompressionLevel), $"is not a CompressionLevel: {(int)CompressionLevel}.");
         }
 
         if (MaxDecompressionRatio is < 2 or > 1024)
         {
-            Transcoding.ThrowHelper.ThrowInvalidTranscoderOption(nameof(MaxDecompressionRatio), $"must be 2-1024, not {MaxDecompressionRatio}.");
+            yield return (nameof(MaxDecompressionRatio), $"must be 2-1024, not {MaxDecompressionRatio}.");
         }
 
-        ValidateCodecs();
-        ValidateTypes();
+        foreach ((string, string) problem in CodecProblems().Concat(TypeProblems()))
+        {
+            yield return problem;
+        }
     }
 
-    private void ValidateCodecs()
+    private IEnumerable<(string Property, string Problem)> CodecProblems()
     {
         var flags = new Dictionary<uint, CacheCodec>();
         var types = new Dictionary<Type, CacheCodec>();
@@ -195,47 +209,48 @@ public sealed class ProtobufTranscoderOptions
         {
             if (codec is null)
             {
-                Transcoding.ThrowHelper.ThrowInvalidTranscoderOption(nameof(Codecs), "contains null.");
+                yield return (nameof(Codecs), "contains null.");
+                continue;
             }
 
             if (!flags.TryAdd(codec.Flags, codec))
             {
-                Transcoding.ThrowHelper.ThrowInvalidTranscoderOption(nameof(Codecs), $"has two codecs under flag 0x{codec.Flags:X4}: {flags[codec.Flags].GetType()} and {codec.GetType()}.");
+                yield return (nameof(Codecs), $"has two codecs under flag 0x{codec.Flags:X4}: {flags[codec.Flags].GetType()} and {codec.GetType()}.");
             }
 
             if (!types.TryAdd(codec.Type, codec))
             {
-                Transcoding.ThrowHelper.ThrowInvalidTranscoderOption(nameof(Codecs), $"has two codecs for {codec.Type}: {types[codec.Type].GetType()} and {codec.GetType()}.");
+                yield return (nameof(Codecs), $"has two codecs for {codec.Type}: {types[codec.Type].GetType()} and {codec.GetType()}.");
             }
         }
     }
 
-    private void ValidateTypes()
+    private IEnumerable<(string Property, string Problem)> TypeProblems()
     {
         var aliases = new Dictionary<int, Type>();
         foreach ((Type? type, int alias) in TypeAliases)
         {
             if (alias is < 1 or > TypeHeader.MaxAlias)
             {
-                Transcoding.ThrowHelper.ThrowInvalidTranscoderOption(nameof(TypeAliases), $"gives {type} alias {alias}; an alias is 1-{TypeHeader.MaxAlias}.");
+                yield return (nameof(TypeAliases), $"gives {type} alias {alias}; an alias is 1-{TypeHeader.MaxAlias}.");
             }
 
             if (!aliases.TryAdd(alias, type))
             {
-                Transcoding.ThrowHelper.ThrowInvalidTranscoderOption(nameof(TypeAliases), $"gives alias {alias} to both {aliases[alias]} and {type}.");
+                yield return (nameof(TypeAliases), $"gives alias {alias} to both {aliases[alias]} and {type}.");
             }
         }
 
         if (KnownTypes.Contains(null!))
         {
-            Transcoding.ThrowHelper.ThrowInvalidTranscoderOption(nameof(KnownTypes), "contains null.");
+            yield return (nameof(KnownTypes), "contains null.");
         }
 
         foreach (Type type in BinaryFormatterFallbackTypes)
         {
             if (type is null || type.IsGenericTypeDefinition || type.FullName is null)
             {
-                Transcoding.ThrowHelper.ThrowInvalidTranscoderOption(nameof(BinaryFormatterFallbackTypes), $"must hold closed types, not {type?.ToString() ?? "null"}.");
+                yield return (nameof(BinaryFormatterFallbackTypes), $"must hold closed types, not {type?.ToString() ?? "null"}.");
             }
         }
     }

@@ -83,6 +83,7 @@ internal static class DeployRunner
                 await ScenarioRunner.WaitUntilAsync(clock, settings.Step * (i + 1), cancellationToken).ConfigureAwait(false);
                 if (i == 0)
                 {
+                    await UntilUpdatedAsync(tally, DeployPhase.Before, settings, cancellationToken).ConfigureAwait(false);
                     held[(int)DeployPhase.Before] = await ServerStats.ReadAsync(loader, cancellationToken).ConfigureAwait(false);
                 }
 
@@ -91,9 +92,11 @@ internal static class DeployRunner
                 farm[i] = DeployWebServer.Start(settings, build2, build1, endpoints, keys, rows, tally, Seed(i, 2), wrapTranscoder);
             }
 
+            await UntilUpdatedAsync(tally, DeployPhase.During, settings, cancellationToken).ConfigureAwait(false);
             held[(int)DeployPhase.During] = await ServerStats.ReadAsync(loader, cancellationToken).ConfigureAwait(false);
             tally.Phase = DeployPhase.After;
             await ScenarioRunner.WaitUntilAsync(clock, settings.DurationPerKind, cancellationToken).ConfigureAwait(false);
+            await UntilUpdatedAsync(tally, DeployPhase.After, settings, cancellationToken).ConfigureAwait(false);
             held[(int)DeployPhase.After] = await ServerStats.ReadAsync(loader, cancellationToken).ConfigureAwait(false);
         }
         finally
@@ -120,5 +123,17 @@ internal static class DeployRunner
             })],
             Samples = tally.Samples(),
         };
+    }
+
+    /// <summary>With update traffic, keeps a phase going past its time until it has seen an update, for at most ten steps:
+    /// every phase's report (and the checks on it) reads updates, and on a loaded machine a short run's phase can end
+    /// before any caller reaches its first update (a short mode's before phase counted 29 reads and no update).</summary>
+    private static async Task UntilUpdatedAsync(DeployTally tally, DeployPhase phase, DeploySettings settings, CancellationToken cancellationToken)
+    {
+        var waited = Stopwatch.StartNew();
+        while (settings.UpdateEvery > 0 && tally.UpdatesIn(phase) == 0 && waited.Elapsed < settings.Step * 10)
+        {
+            await Task.Delay(20, cancellationToken).ConfigureAwait(false);
+        }
     }
 }

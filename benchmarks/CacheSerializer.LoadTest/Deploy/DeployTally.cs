@@ -104,6 +104,9 @@ internal sealed class DeployTally
     /// <summary>Counts an update (a new version, then a delete or an overwrite).</summary>
     public void Update(DeployPhase phase) => Add(phase, Updates);
 
+    /// <summary>Returns how many updates a phase has seen so far.</summary>
+    public long UpdatesIn(DeployPhase phase) => Interlocked.Read(ref _counts[((int)phase * Counters) + Updates]);
+
     /// <summary>Counts a factory call.</summary>
     public void FactoryCall(DeployPhase phase) => Add(phase, Factory);
 

@@ -51,9 +51,10 @@ public static class MemcachedServiceCollectionExtensions
     /// <exception cref="ArgumentNullException"><paramref name="services"/> or <paramref name="configuration"/> is null.</exception>
     /// <remarks>
     /// The options are validated when the host starts (<c>ValidateOnStart</c>): an invalid one stops it with an
-    /// <see cref="OptionsValidationException"/> listing every problem, each naming the setting and the fix (a transcoder
-    /// option throws <see cref="ArgumentException"/> naming it). Without a host, the client is validated when first
-    /// resolved. The transcoder's limit is the client's
+    /// <see cref="OptionsValidationException"/> listing every problem, each naming the setting's path in the configuration
+    /// and the fix: the client's settings, the transcoder's, and keys that are no setting (a misspelt one, a transcoder
+    /// setting outside the <c>ProtobufTranscoder</c> subsection), which would otherwise be ignored. Without a host, the
+    /// client is validated when first resolved. The transcoder's limit is the client's
     /// <see cref="MemcachedClientOptions.MaxValueSize"/>.
     /// <para>An EnyimMemcachedCore section (<c>"enyimMemcached"</c>, its servers as <c>{ "Address": ..., "Port": ... }</c>
     /// objects, or any of its own settings) binds as it is: keys are placed as EnyimMemcachedCore places them and objects
@@ -68,7 +69,9 @@ public static class MemcachedServiceCollectionExtensions
         IConfigurationSection transcoderSection = configuration.GetSection(TranscoderSectionName);
         bool enyim = EnyimSection.IsEnyimShape(configuration);
         OptionsBuilder<MemcachedClientOptions> builder = services.AddOptions<MemcachedClientOptions>();
-        _ = enyim ? builder.Configure(options => EnyimSection.Apply(configuration, options)) : builder.Bind(configuration);
+        _ = enyim
+            ? builder.Configure(options => EnyimSection.Apply(configuration, options))
+            : builder.Bind(configuration).Configure(options => OwnSection.FindUnknownKeys(configuration, TranscoderSectionName, options.BindingProblems));
         builder.PostConfigure(options =>
         {
             // An EnyimMemcachedCore section starts in the migration phase: objects written as its DefaultTranscoder does.
@@ -76,8 +79,20 @@ public static class MemcachedServiceCollectionExtensions
             {
                 var transcoderOptions = new ProtobufTranscoderOptions { ObjectFormat = enyim ? TranscoderObjectFormat.EnyimBson : TranscoderObjectFormat.Protobuf };
                 transcoderSection.Bind(transcoderOptions);
-                options.Transcoder = PackageDefaults.CreateTranscoder(options.MaxValueSize, transcoderOptions);
-                options.TranscoderDescription = DescribeTranscoder(transcoderOptions);
+                transcoderOptions.MaxValueSize = options.MaxValueSize;
+
+                // Reported with the client's own problems, at start-up, each under its path in the configuration (the
+                // limit is the client's MaxValueSize, checked as the client's).
+                foreach ((string property, string problem) in transcoderOptions.Problems().Where(static p => p.Property != nameof(ProtobufTranscoderOptions.MaxValueSize)))
+                {
+                    options.BindingProblems.Add(new MemcachedConfigurationException(property, $"{transcoderSection.Path}:{property}: {problem}"));
+                }
+
+                if (options.BindingProblems.Count == 0)
+                {
+                    options.Transcoder = PackageDefaults.CreateTranscoder(options.MaxValueSize, transcoderOptions);
+                    options.TranscoderDescription = DescribeTranscoder(transcoderOptions);
+                }
             }
         });
         return AddCore(services);

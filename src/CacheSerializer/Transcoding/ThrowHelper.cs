@@ -278,9 +278,10 @@ internal static class ThrowHelper
     public static TranscoderException EnyimBsonReadFailed(uint flags, Type type, Exception cause) =>
         new($"Cannot read the EnyimMemcachedCore BSON entry under flags 0x{flags:X4} as {type}: {cause.Message}", TranscoderErrorKind.Malformed, flags, type, cause);
 
+    /// <summary>Every invalid option at once, a line each, naming the property, what is wrong and what is allowed.</summary>
     [DoesNotReturn]
-    public static void ThrowInvalidTranscoderOption(string property, string problem) =>
-        throw new ArgumentException($"ProtobufTranscoderOptions.{property} {problem}");
+    public static void ThrowInvalidTranscoderOptions(IReadOnlyList<(string Property, string Problem)> problems) =>
+        throw new ArgumentException(string.Join(Environment.NewLine, problems.Select(static p => $"ProtobufTranscoderOptions.{p.Property} {p.Problem}")));
 
     private static string Describe(Type? type) => (type ?? typeof(object)).ToString();
 }

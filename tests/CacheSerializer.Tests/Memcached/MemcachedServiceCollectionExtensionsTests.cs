@@ -134,14 +134,40 @@ public sealed class MemcachedServiceCollectionExtensionsTests(MemcachedServerFix
     }
 
     [Fact]
-    public void AddMemcached_InvalidTranscoderOption_ResolvingNamesTheProperty()
+    public void AddMemcached_InvalidTranscoderOption_ResolvingNamesItsPathWithTheClientsProblems()
     {
-        IConfiguration configuration = Json("""{ "Memcached": { "Servers": [ "127.0.0.1:11211" ], "ProtobufTranscoder": { "MaxDecompressionRatio": 1 } } }""");
+        IConfiguration configuration = Json("""{ "Memcached": { "Servers": [ "127.0.0.1:11211" ], "OperationTimeout": "00:00:00", "ProtobufTranscoder": { "MaxDecompressionRatio": 1, "CompressionThreshold": -1 } } }""");
         using ServiceProvider provider = new ServiceCollection().AddMemcached(configuration.GetSection("Memcached")).BuildServiceProvider();
 
-        ArgumentException ex = Assert.Throws<ArgumentException>(() => provider.GetRequiredService<MemcachedClient>());
+        OptionsValidationException ex = Assert.Throws<OptionsValidationException>(() => provider.GetRequiredService<MemcachedClient>());
 
-        Assert.StartsWith("ProtobufTranscoderOptions.MaxDecompressionRatio", ex.Message, StringComparison.Ordinal);
+        // Every problem at once, the client's and the transcoder's, each under the setting's name or path.
+        Assert.Equal(
+            [
+                "Memcached:ProtobufTranscoder:CompressionThreshold: must be 0 or more, not -1.",
+                "Memcached:ProtobufTranscoder:MaxDecompressionRatio: must be 2-1024, not 1.",
+                "MemcachedClientOptions.OperationTimeout is 00:00:00; it must be more than zero and at most one day (write it as hh:mm:ss in configuration, for example 00:00:02).",
+            ],
+            ex.Failures);
+    }
+
+    [Theory]
+    [InlineData("""{ "Memcached": { "Servers": [ "127.0.0.1:11211" ], "Compression": "Lz4" } }""",
+        "Memcached:Compression: is not a setting of MemcachedClientOptions, so its value would be ignored; it is a setting of the transcoder: move it into the ProtobufTranscoder subsection (Memcached:ProtobufTranscoder:Compression).")]
+    [InlineData("""{ "Memcached": { "Servers": [ "127.0.0.1:11211" ], "OperationTimout": "00:00:05" } }""",
+        "Memcached:OperationTimout: is not a setting of MemcachedClientOptions, so its value would be ignored; the settings are listed in docs/client.md, \"Options\".")]
+    [InlineData("""{ "Memcached": { "Servers": [ "127.0.0.1:11211" ], "ProtobufTranscoder": { "Compresion": "Lz4" } } }""",
+        "Memcached:ProtobufTranscoder:Compresion: is not a setting of ProtobufTranscoderOptions, so its value would be ignored; see ProtobufTranscoderOptions's properties for the settings.")]
+    [InlineData("""{ "Memcached": { "Servers": [ "127.0.0.1:11211" ], "GetOrCreate": { "Expiry": "00:01:00" } } }""",
+        "Memcached:GetOrCreate:Expiry: is not a setting of GetOrCreateOptions, so its value would be ignored; see GetOrCreateOptions's properties for the settings.")]
+    public void AddMemcached_KeyThatIsNoSetting_RefusedAtStartNamingItsPath(string json, string problem)
+    {
+        IConfiguration configuration = Json(json);
+        using ServiceProvider provider = new ServiceCollection().AddMemcached(configuration.GetSection("Memcached")).BuildServiceProvider();
+
+        OptionsValidationException ex = Assert.Throws<OptionsValidationException>(() => provider.GetRequiredService<MemcachedClient>());
+
+        Assert.Equal([problem], ex.Failures);
     }
 
     [Fact]

@@ -15,7 +15,8 @@ public class OptionsTests
         [new ProtobufTranscoderOptions { MaxDecompressionRatio = 1025 }, "ProtobufTranscoderOptions.MaxDecompressionRatio must be 2-1024, not 1025."],
         [new ProtobufTranscoderOptions { KnownTypes = { typeof(Guid) } }, "ProtobufTranscoderOptions.KnownTypes contains System.Guid, which is not stored with a type header (only Google.Protobuf messages and protobuf-net types are)."],
         [new ProtobufTranscoderOptions { BinaryFormatterFallbackTypes = { typeof(List<>) } }, "ProtobufTranscoderOptions.BinaryFormatterFallbackTypes must hold closed types, not System.Collections.Generic.List`1[T]."],
-        [new ProtobufTranscoderOptions { Codecs = { new PointCodec(), new PointCodec() } }, "ProtobufTranscoderOptions.Codecs has two codecs under flag 0xC620: CacheSerializer.Tests.Transcoding.PointCodec and CacheSerializer.Tests.Transcoding.PointCodec."],
+        [new ProtobufTranscoderOptions { Codecs = { new PointCodec(), new PointCodec() } }, "ProtobufTranscoderOptions.Codecs has two codecs under flag 0xC620: CacheSerializer.Tests.Transcoding.PointCodec and CacheSerializer.Tests.Transcoding.PointCodec."
+            + Environment.NewLine + "ProtobufTranscoderOptions.Codecs has two codecs for CacheSerializer.Tests.Transcoding.Point: CacheSerializer.Tests.Transcoding.PointCodec and CacheSerializer.Tests.Transcoding.PointCodec."],
         [new ProtobufTranscoderOptions { Codecs = { new PointCodec(), new PointCodec(0xC621) } }, "ProtobufTranscoderOptions.Codecs has two codecs for CacheSerializer.Tests.Transcoding.Point: CacheSerializer.Tests.Transcoding.PointCodec and CacheSerializer.Tests.Transcoding.PointCodec."],
     ];
 

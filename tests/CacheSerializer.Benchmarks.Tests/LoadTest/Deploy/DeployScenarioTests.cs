@@ -139,7 +139,8 @@ public sealed class DeployScenarioTests : IDisposable
         // The row gate makes a cache-aside fill and an update atomic, which hides the race a copy bug would cause: so
         // the check is shown to fire by a read handed version 1 of a key that memcached held at version 3 or later.
         var planting = new StalePlanting();
-        DeploySettings settings = new DeploySettings().AsShort() with { OutputDirectory = _output, Kinds = [ChangeKind.None] };
+        // Few keys, updated often: a key reaches version 3 (two updates) within the run even on a loaded machine.
+        DeploySettings settings = new DeploySettings().AsShort() with { OutputDirectory = _output, Kinds = [ChangeKind.None], Keys = 10, UpdateEvery = 2 };
         var log = new StringWriter();
 
         DeployReport report = await DeployRunner.RunAsync(settings, log, CancellationToken.None, inner => new StalePlantingTranscoder(inner, planting));
@@ -157,7 +158,7 @@ public sealed class DeployScenarioTests : IDisposable
         // The same through GetOrCreateAsync. Callers of one web server that asked for the key while the planted read was
         // on its way share its value (the in-process single flight), so each of them holds it: at most a web server's callers.
         var planting = new StalePlanting();
-        DeploySettings settings = new DeploySettings().AsShort() with { OutputDirectory = _output, Api = DeployApi.GetOrCreate, Kinds = [ChangeKind.None] };
+        DeploySettings settings = new DeploySettings().AsShort() with { OutputDirectory = _output, Api = DeployApi.GetOrCreate, Kinds = [ChangeKind.None], Keys = 10, UpdateEvery = 2 };
         var log = new StringWriter();
 
         DeployReport report = await DeployRunner.RunAsync(settings, log, CancellationToken.None, inner => new StalePlantingTranscoder(inner, planting));

@@ -120,15 +120,17 @@ internal sealed class ClientSettings
     private bool UsesTls(ServerEndpoint endpoint) => endpoint.Tls ?? _tls.Enabled;
 
     /// <summary>Checks every option and returns the snapshot.</summary>
-    /// <exception cref="MemcachedConfigurationException">An option is invalid: the first problem <see cref="Validate"/>
-    /// finds, naming the property and the fix.</exception>
+    /// <exception cref="MemcachedConfigurationException">An option is invalid: every problem <see cref="Validate"/> finds,
+    /// a line each, naming the property and the fix (<see cref="MemcachedConfigurationException.PropertyName"/>: the first's).</exception>
     internal static ClientSettings Create(MemcachedClientOptions options)
     {
         ArgumentNullException.ThrowIfNull(options);
         List<MemcachedConfigurationException> problems = ValidateCore(options, out List<ServerEndpoint> servers, out TlsSettings? tls, out Credentials? credentials);
         if (problems.Count > 0)
         {
-            throw problems[0];
+            throw problems.Count == 1
+                ? problems[0]
+                : new MemcachedConfigurationException(problems[0].PropertyName, string.Join(Environment.NewLine, problems.Select(static p => p.Message)), problems[0]);
         }
 
         return new ClientSettings(options, servers, tls!, credentials, PackageDefaults.Transcoder(options.Transcoder, options.MaxValueSize));
