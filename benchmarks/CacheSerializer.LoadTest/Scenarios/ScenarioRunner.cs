@@ -1,5 +1,4 @@
 using System.Diagnostics;
-using CacheSerializer.LoadTest.Running;
 using CacheSerializer.LocalServers;
 
 namespace CacheSerializer.LoadTest.Scenarios;
@@ -36,8 +35,7 @@ internal static class ScenarioRunner
         where TReport : ScenarioReport
     {
         settings.Validate();
-        DateTimeOffset started = DateTimeOffset.UtcNow;
-        string loadBefore = LoadTestRunner.LoadAverage();
+        var start = RunStart.Now();
         var servers = new List<MemcachedServer>();
         try
         {
@@ -67,10 +65,10 @@ internal static class ScenarioRunner
             ScenarioReport made = report(results);
             return (TReport)(made with
             {
-                Started = started,
+                Started = start.Started,
                 Finished = DateTimeOffset.UtcNow,
-                Machine = LoadTestRunner.MachineLine(),
-                LoadAverage = $"{loadBefore} at start, {LoadTestRunner.LoadAverage()} at end (1-minute, {Environment.ProcessorCount} cores)",
+                Machine = RunStart.MachineLine(),
+                LoadAverage = start.LoadAverageLine(),
                 Servers = serverLine,
             });
         }
