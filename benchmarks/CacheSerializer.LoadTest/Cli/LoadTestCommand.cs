@@ -5,6 +5,7 @@ using CacheSerializer.LoadTest.Display;
 using CacheSerializer.LoadTest.Mix;
 using CacheSerializer.LoadTest.Results;
 using CacheSerializer.LoadTest.Running;
+using CacheSerializer.LoadTest.Scenarios;
 using CacheSerializer.LocalServers;
 using Spectre.Console;
 
