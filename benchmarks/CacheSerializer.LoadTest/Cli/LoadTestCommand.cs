@@ -177,7 +177,7 @@ internal static class LoadTestCommand
         foreach (PassResult pass in report.Passes.Where(p => !p.Completed))
         {
             Console.WriteLine($"{pass.Contender} did not complete: {pass.Failure}");
-            foreach (string sample in pass.ErrorSamples.Concat(pass.CorruptionSamples).Concat(pass.LostWriteSamples))
+            foreach (string sample in ((IScenarioPartResult)pass).Samples)
             {
                 Console.WriteLine($"  {sample}");
             }
@@ -189,7 +189,7 @@ internal static class LoadTestCommand
         }
 
         return cancellationToken.IsCancellationRequested ? Cancelled
-            : report.Passes.All(p => p.Completed) ? Success
+            : report.Passed() ? Success
             : ContenderFailed;
     }
 
