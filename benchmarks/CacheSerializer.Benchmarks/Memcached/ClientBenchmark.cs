@@ -270,12 +270,26 @@ internal static partial class ClientBenchmark
         }
 
         return await MeasureAsync(
-            (duration, histogram) => DriveAsync(client, keys, value, concurrency, duration, histogram),
+            (duration, histogram) => DriveAsync(
+                keys, value.Length, concurrency, duration, histogram, k => client.SetAsync(k, value), k => client.GetAsync<byte[]>(k), static hit => hit.Found ? hit.Value : null),
             () => ServerCpuSecondsAsync(statsClient),
             seconds);
     }
 
-    private static async Task<long> DriveAsync(MemcachedClient client, string[] keys, byte[] value, int concurrency, TimeSpan duration, long[]? histogram)
+    /// <summary>The loop every client runs: <paramref name="concurrency"/> tasks until <paramref name="duration"/> has
+    /// passed, each a random key, 10% sets and 90% gets whose length must be the value's (a miss or another length throws).</summary>
+    /// <typeparam name="TReply">What the client's get returns.</typeparam>
+    /// <param name="keys">The keys, all stored before.</param>
+    /// <param name="valueLength">The length of the stored value.</param>
+    /// <param name="concurrency">The tasks.</param>
+    /// <param name="duration">How long to run.</param>
+    /// <param name="histogram">Latencies in microseconds, or <see langword="null"/> during the warm-up.</param>
+    /// <param name="set">Stores the value under a key.</param>
+    /// <param name="get">Reads a key.</param>
+    /// <param name="bytes">The bytes of a reply, or <see langword="null"/> for a miss.</param>
+    /// <returns>The operations done.</returns>
+    internal static async Task<long> DriveAsync<TReply>(
+        string[] keys, int valueLength, int concurrency, TimeSpan duration, long[]? histogram, Func<string, Task> set, Func<string, Task<TReply>> get, Func<TReply, byte[]?> bytes)
     {
         long deadline = Stopwatch.GetTimestamp() + (long)(duration.TotalSeconds * Stopwatch.Frequency);
         long total = 0;
@@ -289,14 +303,14 @@ internal static partial class ClientBenchmark
                 long start = Stopwatch.GetTimestamp();
                 if (random.Next(10) == 0)
                 {
-                    await client.SetAsync(key, value).ConfigureAwait(false);
+                    await set(key).ConfigureAwait(false);
                 }
                 else
                 {
-                    MemcachedGetResult<byte[]> hit = await client.GetAsync<byte[]>(key).ConfigureAwait(false);
-                    if (!hit.Found || hit.Value!.Length != value.Length)
+                    byte[]? hit = bytes(await get(key).ConfigureAwait(false));
+                    if (hit is null || hit.Length != valueLength)
                     {
-                        throw new InvalidOperationException($"wrong reply for {key}: {(hit.Found ? $"{hit.Value!.Length} bytes instead of {value.Length}" : "a miss")}");
+                        throw new InvalidOperationException($"wrong reply for {key}: {(hit is null ? "a miss" : $"{hit.Length} bytes instead of {valueLength}")}");
                     }
                 }
 

@@ -1,4 +1,3 @@
-using System.Diagnostics;
 using System.Reflection;
 using CacheSerializer.LocalServers;
 using StackExchange.Redis;
@@ -66,41 +65,10 @@ internal static class StackExchangeRedisContender
         }
     }
 
-    /// <summary>The loop: <paramref name="concurrency"/> tasks until <paramref name="duration"/> has passed, each a
-    /// random key, 10% sets and 90% gets whose length must be the value's (a miss or another length throws).</summary>
+    /// <summary>The loop (<see cref="ClientBenchmark.DriveAsync{TReply}"/>) with StackExchange.Redis's calls: each get's value is
+    /// taken as a <c>byte[]</c>.</summary>
     /// <returns>The operations done.</returns>
-    internal static async Task<long> DriveAsync(IDatabase database, string[] keys, byte[] value, int concurrency, TimeSpan duration, long[]? histogram)
-    {
-        long deadline = Stopwatch.GetTimestamp() + (long)(duration.TotalSeconds * Stopwatch.Frequency);
-        long total = 0;
-        Task[] workers = Enumerable.Range(0, concurrency).Select(w => Task.Run(async () =>
-        {
-            var random = new Random(w);
-            long done = 0;
-            while (Stopwatch.GetTimestamp() < deadline)
-            {
-                string key = keys[random.Next(keys.Length)];
-                long start = Stopwatch.GetTimestamp();
-                if (random.Next(10) == 0)
-                {
-                    await database.StringSetAsync(key, value).ConfigureAwait(false);
-                }
-                else
-                {
-                    byte[]? hit = (byte[]?)await database.StringGetAsync(key).ConfigureAwait(false);
-                    if (hit is null || hit.Length != value.Length)
-                    {
-                        throw new InvalidOperationException($"wrong reply for {key}: {(hit is null ? "a miss" : $"{hit.Length} bytes instead of {value.Length}")}");
-                    }
-                }
-
-                ClientBenchmark.Record(histogram, start);
-                done++;
-            }
-
-            Interlocked.Add(ref total, done);
-        })).ToArray();
-        await Task.WhenAll(workers).ConfigureAwait(false);
-        return total;
-    }
+    internal static Task<long> DriveAsync(IDatabase database, string[] keys, byte[] value, int concurrency, TimeSpan duration, long[]? histogram) =>
+        ClientBenchmark.DriveAsync(
+            keys, value.Length, concurrency, duration, histogram, k => database.StringSetAsync(k, value), k => database.StringGetAsync(k), static hit => (byte[]?)hit);
 }

@@ -5,6 +5,7 @@ using CacheSerializer.LoadTest.Display;
 using CacheSerializer.LoadTest.Mix;
 using CacheSerializer.LoadTest.Results;
 using CacheSerializer.LoadTest.Running;
+using CacheSerializer.LoadTest.Scenarios;
 using CacheSerializer.LocalServers;
 using Spectre.Console;
 
@@ -41,77 +42,29 @@ internal static class LoadTestCommand
 
     private static readonly LoadTestSettings Defaults = new();
 
-    private static readonly Option<TimeSpan> DurationOption = TimeOption(
-        "--duration", "How long each contender's pass runs: seconds (30), or with a unit (90s, 2m), or hh:mm:ss.", Defaults.Duration);
+    private static readonly Option<TimeSpan> DurationOption = TimeOption("--duration", "How long each contender's pass runs: seconds (30), or with a unit (90s, 2m), or hh:mm:ss.", Defaults.Duration);
 
-    private static readonly Option<long?> OperationsOption = new("--operations")
-    {
-        Description = "Operations per pass instead of a duration (gets and sets; a pass may overrun by one per user).",
-        HelpName = "count",
-    };
+    private static readonly Option<long?> OperationsOption = DescribedOption<long?>("--operations", "Operations per pass instead of a duration (gets and sets; a pass may overrun by one per user).", "count");
 
-    private static readonly Option<int> UsersOption = new("--users")
-    {
-        Description = "Virtual users: concurrent async workers, each issuing one operation at a time.",
-        DefaultValueFactory = _ => Defaults.Users,
-    };
+    private static readonly Option<int> UsersOption = DefaultedOption("--users", "Virtual users: concurrent async workers, each issuing one operation at a time.", Defaults.Users);
 
-    private static readonly Option<double> ReadRatioOption = new("--read-ratio")
-    {
-        Description = "Share of operations that are gets (0 to 1); a get that misses is followed by a set (cache-aside).",
-        HelpName = "ratio",
-        DefaultValueFactory = _ => Defaults.ReadRatio,
-    };
+    private static readonly Option<double> ReadRatioOption = DefaultedOption("--read-ratio", "Share of operations that are gets (0 to 1); a get that misses is followed by a set (cache-aside).", Defaults.ReadRatio, "ratio");
 
-    private static readonly Option<int> KeysOption = new("--keys")
-    {
-        Description = "Size of the key space; each key holds one shape of the mix.",
-        DefaultValueFactory = _ => Defaults.Keys,
-    };
+    private static readonly Option<int> KeysOption = DefaultedOption("--keys", "Size of the key space; each key holds one shape of the mix.", Defaults.Keys);
 
-    private static readonly Option<string?> ContendersOption = new("--contenders")
-    {
-        Description = "Comma-separated contender names from the workloads catalog (default: this transcoder with its defaults, uncompressed and with LZ4, BSON, BinaryFormatter, BinaryFormatter+Deflate).",
-        HelpName = "names",
-    };
+    private static readonly Option<string?> ContendersOption = DescribedOption<string?>("--contenders", "Comma-separated contender names from the workloads catalog (default: this transcoder with its defaults, uncompressed and with LZ4, BSON, BinaryFormatter, BinaryFormatter+Deflate).", "names");
 
-    private static readonly Option<int> NodesOption = new("--nodes")
-    {
-        Description = "Local memcached servers to start on free 127.0.0.1 ports; keys are spread by the client's ketama.",
-        DefaultValueFactory = _ => Defaults.Nodes,
-    };
+    private static readonly Option<int> NodesOption = DefaultedOption("--nodes", "Local memcached servers to start on free 127.0.0.1 ports; keys are spread by the client's ketama.", Defaults.Nodes);
 
-    private static readonly Option<string?> ServersOption = new("--servers")
-    {
-        Description = "Use running servers instead (host:port,...; loopback only; start them with -I 2m). Each pass flushes them.",
-        HelpName = "host:port,...",
-    };
+    private static readonly Option<string?> ServersOption = DescribedOption<string?>("--servers", "Use running servers instead (host:port,...; loopback only; start them with -I 2m). Each pass flushes them.", "host:port,...");
 
-    private static readonly Option<int> MemoryOption = new("--memory")
-    {
-        Description = "Memory of each started server in MB (memcached -m).",
-        HelpName = "MB",
-        DefaultValueFactory = _ => Defaults.MemoryMegabytes,
-    };
+    private static readonly Option<int> MemoryOption = DefaultedOption("--memory", "Memory of each started server in MB (memcached -m).", Defaults.MemoryMegabytes, "MB");
 
-    private static readonly Option<ulong> SeedOption = new("--seed")
-    {
-        Description = "Seed of the key-to-shape assignment, the values and every user's choices.",
-        DefaultValueFactory = _ => Defaults.Seed,
-    };
+    private static readonly Option<ulong> SeedOption = DefaultedOption("--seed", "Seed of the key-to-shape assignment, the values and every user's choices.", Defaults.Seed);
 
-    private static readonly Option<string> OutputOption = new("--output")
-    {
-        Description = "Directory for the JSON, Markdown and SVG results.",
-        HelpName = "dir",
-        DefaultValueFactory = _ => Defaults.OutputDirectory,
-    };
+    private static readonly Option<string> OutputOption = DefaultedOption("--output", "Directory for the JSON, Markdown and SVG results.", Defaults.OutputDirectory, "dir");
 
-    private static readonly Option<LoadProfile> ProfileOption = new("--profile")
-    {
-        Description = "The mix: default (mostly small objects, a tail of large trees) or seed (the production report's shape: trees whose BinaryFormatter+Deflate items average about 1 MB; 64 keys, 8 users unless given).",
-        DefaultValueFactory = _ => LoadProfile.Default,
-    };
+    private static readonly Option<LoadProfile> ProfileOption = DefaultedOption("--profile", "The mix: default (mostly small objects, a tail of large trees) or seed (the production report's shape: trees whose BinaryFormatter+Deflate items average about 1 MB; 64 keys, 8 users unless given).", LoadProfile.Default);
 
     private static readonly Option<TimeSpan?> KillNodeAtOption = new("--kill-node-at")
     {
@@ -120,23 +73,13 @@ internal static class LoadTestCommand
         CustomParser = argument => ParseDuration(argument),
     };
 
-    private static readonly Option<TimeSpan> RestartNodeAfterOption = TimeOption(
-        "--restart-node-after", "Fault mode: restart the killed server (empty) this long after the kill.", Defaults.RestartNodeAfter);
+    private static readonly Option<TimeSpan> RestartNodeAfterOption = TimeOption("--restart-node-after", "Fault mode: restart the killed server (empty) this long after the kill.", Defaults.RestartNodeAfter);
 
-    private static readonly Option<bool> AutoEjectOption = new("--auto-eject")
-    {
-        Description = "The client ejects a down server (AutoEject): its keys go to the live servers instead of missing.",
-    };
+    private static readonly Option<bool> AutoEjectOption = DescribedOption<bool>("--auto-eject", "The client ejects a down server (AutoEject): its keys go to the live servers instead of missing.");
 
-    private static readonly Option<bool> TlsOption = new("--tls")
-    {
-        Description = "Encrypt every connection: the started servers serve TLS (memcached -Z) with a throwaway certificate made for the run, which the client validates; compare with a plaintext run for the cost of TLS.",
-    };
+    private static readonly Option<bool> TlsOption = DescribedOption<bool>("--tls", "Encrypt every connection: the started servers serve TLS (memcached -Z) with a throwaway certificate made for the run, which the client validates; compare with a plaintext run for the cost of TLS.");
 
-    private static readonly Option<bool> ShortOption = new("--short")
-    {
-        Description = "Short mode, under a minute in all: 4 s per contender, 8 users, 200 keys (other options still apply).",
-    };
+    private static readonly Option<bool> ShortOption = DescribedOption<bool>("--short", "Short mode, under a minute in all: 4 s per contender, 8 users, 200 keys (other options still apply).");
 
     /// <summary>Builds the root command.</summary>
     /// <returns>The command, ready for <c>Parse(args).InvokeAsync()</c>.</returns>
@@ -234,7 +177,7 @@ internal static class LoadTestCommand
         foreach (PassResult pass in report.Passes.Where(p => !p.Completed))
         {
             Console.WriteLine($"{pass.Contender} did not complete: {pass.Failure}");
-            foreach (string sample in pass.ErrorSamples.Concat(pass.CorruptionSamples).Concat(pass.LostWriteSamples))
+            foreach (string sample in ((IScenarioPartResult)pass).Samples)
             {
                 Console.WriteLine($"  {sample}");
             }
@@ -246,7 +189,7 @@ internal static class LoadTestCommand
         }
 
         return cancellationToken.IsCancellationRequested ? Cancelled
-            : report.Passes.All(p => p.Completed) ? Success
+            : report.Passed() ? Success
             : ContenderFailed;
     }
 
@@ -258,13 +201,38 @@ internal static class LoadTestCommand
     /// <param name="description">Its help text.</param>
     /// <param name="defaultValue">Its value when not given.</param>
     /// <returns>The option.</returns>
-    internal static Option<TimeSpan> TimeOption(string name, string description, TimeSpan defaultValue) => new(name)
+    internal static Option<TimeSpan> TimeOption(string name, string description, TimeSpan defaultValue)
+    {
+        Option<TimeSpan> option = DefaultedOption(name, description, defaultValue, "time");
+        option.CustomParser = ParseDuration;
+        return option;
+    }
+
+    /// <summary>Makes an option without a default value.</summary>
+    /// <typeparam name="T">The option's type.</typeparam>
+    /// <param name="name">The option's name.</param>
+    /// <param name="description">Its help text.</param>
+    /// <param name="helpName">The name of its argument in --help, or <see langword="null"/> for the type's.</param>
+    /// <returns>The option.</returns>
+    private static Option<T> DescribedOption<T>(string name, string description, string? helpName = null) => new(name)
     {
         Description = description,
-        HelpName = "time",
-        DefaultValueFactory = _ => defaultValue,
-        CustomParser = ParseDuration,
+        HelpName = helpName,
     };
+
+    /// <summary>Makes an option with a default value, shown in --help.</summary>
+    /// <typeparam name="T">The option's type.</typeparam>
+    /// <param name="name">The option's name.</param>
+    /// <param name="description">Its help text.</param>
+    /// <param name="defaultValue">Its value when not given.</param>
+    /// <param name="helpName">The name of its argument in --help, or <see langword="null"/> for the type's.</param>
+    /// <returns>The option.</returns>
+    private static Option<T> DefaultedOption<T>(string name, string description, T defaultValue, string? helpName = null)
+    {
+        Option<T> option = DescribedOption<T>(name, description, helpName);
+        option.DefaultValueFactory = _ => defaultValue;
+        return option;
+    }
 
     /// <summary>Parses a duration option: seconds (30), with a unit (500ms, 90s, 2m, 1h) or hh:mm:ss; also used by <see cref="FarmCommand"/>.</summary>
     /// <param name="argument">The option's argument.</param>

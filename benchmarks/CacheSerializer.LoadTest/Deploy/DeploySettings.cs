@@ -4,16 +4,8 @@ namespace CacheSerializer.LoadTest.Deploy;
 
 /// <summary>Everything one run of the rolling-deploy scenario needs, as the command line gave it (defaults are the
 /// documented run): 4 web servers, switched to build 2 one by one, x 8 callers, seed 20261125.</summary>
-internal sealed record DeploySettings : ScenarioSettings
+internal sealed record DeploySettings() : ScenarioSettings(clients: 4, callersPerClient: 8, seed: 20261125)
 {
-    /// <summary>Creates the documented run's settings.</summary>
-    public DeploySettings()
-    {
-        Clients = 4;
-        CallersPerClient = 8;
-        Seed = 20261125;
-    }
-
     /// <summary>Gets the change kind names on the command line, in the order of <see cref="ChangeKind"/>.</summary>
     public static IReadOnlyList<string> KindNames { get; } = ["none", "member-added", "member-retyped", "subtype-removed"];
 

@@ -4,16 +4,8 @@ namespace CacheSerializer.LoadTest.Farm;
 
 /// <summary>Everything one run of the farm scenario needs, as the command line gave it (defaults are the documented run):
 /// 5 web servers (the production farm of the seed report) x 200 callers, seed 20261124.</summary>
-internal sealed record FarmSettings : ScenarioSettings
+internal sealed record FarmSettings() : ScenarioSettings(clients: 5, callersPerClient: 200, seed: 20261124)
 {
-    /// <summary>Creates the documented run's settings.</summary>
-    public FarmSettings()
-    {
-        Clients = 5;
-        CallersPerClient = 200;
-        Seed = 20261124;
-    }
-
     /// <summary>Gets the mode names on the command line, in the order of <see cref="FarmMode"/>.</summary>
     public static IReadOnlyList<string> ModeNames { get; } = ["plain", "hybrid", "farm", "farm-stale"];
 

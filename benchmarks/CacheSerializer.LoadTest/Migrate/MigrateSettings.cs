@@ -4,17 +4,8 @@ namespace CacheSerializer.LoadTest.Migrate;
 
 /// <summary>Everything one run of the migration scenario needs, as the command line gave it (defaults are the documented
 /// run): 4 web servers x 8 callers on 3 memcached servers, 2,000 keys, a step every 4 s, one update in 20 operations.</summary>
-internal sealed record MigrateSettings : ScenarioSettings
+internal sealed record MigrateSettings() : ScenarioSettings(clients: 4, callersPerClient: 8, seed: 20261127, nodes: 3)
 {
-    /// <summary>Creates the documented run's settings.</summary>
-    public MigrateSettings()
-    {
-        Clients = 4;
-        CallersPerClient = 8;
-        Nodes = 3;
-        Seed = 20261127;
-    }
-
     /// <summary>Gets the path names on the command line, in the order of <see cref="MigratePath"/>.</summary>
     public static IReadOnlyList<string> PathNames { get; } = ["enyim", "ketama"];
 

@@ -1,25 +1,14 @@
+using System.Text.Json.Serialization;
+using CacheSerializer.LoadTest.Scenarios;
+
 namespace CacheSerializer.LoadTest.Results;
 
-/// <summary>Everything a run measured, with what it ran on: the JSON file is this record.</summary>
-internal sealed record LoadTestReport
+/// <summary>Everything a run measured, with what it ran on (<see cref="ScenarioReport"/>'s fields): the JSON file is this record.</summary>
+internal sealed record LoadTestReport : ScenarioReport
 {
-    /// <summary>Gets when the run started (UTC).</summary>
-    public DateTimeOffset Started { get; init; }
-
-    /// <summary>Gets when the run ended (UTC).</summary>
-    public DateTimeOffset Finished { get; init; }
-
-    /// <summary>Gets the machine line: runtime, OS, CPU model and cores.</summary>
-    public required string Machine { get; init; }
-
-    /// <summary>Gets the 1-minute load average when the run started and when it ended (Linux; empty elsewhere).</summary>
-    public required string LoadAverage { get; init; }
-
     /// <summary>Gets the settings of the run.</summary>
+    [JsonPropertyOrder(-15)]
     public required LoadTestSettings Settings { get; init; }
-
-    /// <summary>Gets the servers used, and whether the run started them.</summary>
-    public required string Servers { get; init; }
 
     /// <summary>Gets the mix.</summary>
     public required IReadOnlyList<ShapeSummary> Mix { get; init; }
@@ -32,4 +21,12 @@ internal sealed record LoadTestReport
 
     /// <summary>Gets the short mode's check of whether its throughput ratios can be read, or null outside the short mode.</summary>
     public RunReadability? Readability { get; init; }
+
+    /// <inheritdoc/>
+    public override IEnumerable<IScenarioPartResult> PartResults() => Passes;
+
+    /// <summary>Returns whether every contender's pass completed (<see cref="PassResult.Completed"/>: every operation
+    /// answered, nothing corrupt); the main command's exit code says so.</summary>
+    /// <returns>Whether the run passed.</returns>
+    public override bool Passed() => Passes.All(p => p.Completed);
 }

@@ -1,13 +1,17 @@
 using CacheSerializer.LoadTest.Measuring;
 using CacheSerializer.LoadTest.Running;
+using CacheSerializer.LoadTest.Scenarios;
 
 namespace CacheSerializer.LoadTest.Results;
 
 /// <summary>Every figure of one contender's pass (the JSON file holds these as they are).</summary>
-internal sealed record PassResult
+internal sealed record PassResult : IScenarioPartResult
 {
     /// <summary>Gets the contender's name.</summary>
     public required string Contender { get; init; }
+
+    /// <inheritdoc/>
+    string IScenarioPartResult.Name => Contender;
 
     /// <summary>Gets a value indicating whether the pass ran to its end with every operation answered and nothing corrupt.</summary>
     public bool Completed { get; init; }
@@ -115,4 +119,7 @@ internal sealed record PassResult
 
     /// <summary>Gets the first few lost writes.</summary>
     public IReadOnlyList<string> LostWriteSamples { get; init; } = [];
+
+    /// <inheritdoc/>
+    IReadOnlyList<string> IScenarioPartResult.Samples => [.. ErrorSamples, .. CorruptionSamples, .. LostWriteSamples];
 }

@@ -1,8 +1,6 @@
 using System.Globalization;
 using System.Text;
-using System.Text.Encodings.Web;
-using System.Text.Json;
-using System.Text.Json.Serialization;
+using CacheSerializer.LoadTest.Scenarios;
 using CacheSerializer.Workloads.Charts;
 using CacheSerializer.Workloads.Contenders;
 using Spectre.Console;
@@ -12,28 +10,6 @@ namespace CacheSerializer.LoadTest.Results;
 /// <summary>Turns a report into the final console table, a Markdown table, the JSON file and the SVG chart.</summary>
 internal static class ReportWriter
 {
-    /// <summary>The JSON of the result files (also the farm scenario's).</summary>
-    internal static readonly JsonSerializerOptions Json = new()
-    {
-        WriteIndented = true,
-        PropertyNamingPolicy = JsonNamingPolicy.CamelCase,
-        Encoder = JavaScriptEncoder.UnsafeRelaxedJsonEscaping,
-        Converters = { new JsonStringEnumConverter() },
-    };
-
-    /// <summary>Writes a scenario's report as <c>&lt;name&gt;-&lt;start time&gt;.json</c> and <c>.md</c> into <paramref name="directory"/> (created if needed).</summary>
-    /// <returns>The paths written: JSON, then Markdown.</returns>
-    internal static IReadOnlyList<string> SaveScenario<TReport>(string name, DateTimeOffset started, TReport report, string markdown, string directory)
-    {
-        ArgumentNullException.ThrowIfNull(report);
-        Directory.CreateDirectory(directory);
-        string stem = Path.Combine(directory, name + "-" + started.ToString("yyyyMMdd-HHmmss", CultureInfo.InvariantCulture));
-        var utf8 = new UTF8Encoding(encoderShouldEmitUTF8Identifier: false);
-        File.WriteAllText(stem + ".json", JsonSerializer.Serialize(report, Json), utf8);
-        File.WriteAllText(stem + ".md", markdown, utf8);
-        return [stem + ".json", stem + ".md"];
-    }
-
     /// <summary>The columns of the speed table: header, and the cell of one pass.</summary>
     private static readonly Column[] SpeedColumns =
     [
@@ -171,20 +147,17 @@ internal static class ReportWriter
         return chart;
     }
 
-    /// <summary>Writes the JSON, Markdown and SVG files into the output directory.</summary>
+    /// <summary>Writes <c>loadtest-&lt;start time&gt;</c> .json and .md (as every scenario's) and .svg into the output directory.</summary>
     /// <param name="report">The report.</param>
     /// <param name="directory">The directory, created when missing.</param>
     /// <returns>The paths written.</returns>
     public static IReadOnlyList<string> Save(LoadTestReport report, string directory)
     {
         ArgumentNullException.ThrowIfNull(report);
-        Directory.CreateDirectory(directory);
-        string stem = Path.Combine(directory, $"loadtest-{report.Started:yyyyMMdd-HHmmss}");
-        var utf8 = new UTF8Encoding(encoderShouldEmitUTF8Identifier: false);
-        File.WriteAllText(stem + ".json", JsonSerializer.Serialize(report, Json), utf8);
-        File.WriteAllText(stem + ".md", ToMarkdown(report), utf8);
-        ToChart(report).Save(stem + ".svg");
-        return [stem + ".json", stem + ".md", stem + ".svg"];
+        IReadOnlyList<string> written = ScenarioReportWriter.Save("loadtest", report.Started, report, ToMarkdown(report), directory);
+        string svg = Path.ChangeExtension(written[0], ".svg");
+        ToChart(report).Save(svg);
+        return [.. written, svg];
     }
 
     /// <summary>Each faulted pass second by second: the outage and the recovery as they happened.</summary>

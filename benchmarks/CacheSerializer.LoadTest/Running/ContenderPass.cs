@@ -3,6 +3,7 @@ using CacheSerializer.LoadTest.Checking;
 using CacheSerializer.LoadTest.Measuring;
 using CacheSerializer.LoadTest.Mix;
 using CacheSerializer.LoadTest.Results;
+using CacheSerializer.LoadTest.Scenarios;
 using CacheSerializer.Memcached;
 using CacheSerializer.Workloads.Contenders;
 

@@ -1,4 +1,5 @@
 using System.Globalization;
+using CacheSerializer.LoadTest.Scenarios;
 
 namespace CacheSerializer.LoadTest.Running;
 

@@ -1,8 +1,8 @@
-using System.Globalization;
 using System.Runtime.InteropServices;
 using CacheSerializer.LoadTest.Display;
 using CacheSerializer.LoadTest.Mix;
 using CacheSerializer.LoadTest.Results;
+using CacheSerializer.LoadTest.Scenarios;
 using CacheSerializer.Workloads.Contenders;
 
 namespace CacheSerializer.LoadTest.Running;
@@ -48,8 +48,7 @@ internal static class LoadTestRunner
     {
         settings.Validate();
         IReadOnlyList<Contender> contenders = SelectContenders(settings.Contenders, settings.Profile, settings.MaxItemBytes);
-        DateTimeOffset started = DateTimeOffset.UtcNow;
-        string loadBefore = LoadAverage();
+        var start = RunStart.Now();
 
         var mix = ValueMix.Create(settings.Profile, settings.Keys, settings.Seed);
 
@@ -62,7 +61,7 @@ internal static class LoadTestRunner
         using var hup = PosixSignalRegistration.Create(PosixSignal.SIGHUP, _ => servers.Dispose());
         try
         {
-            return await RunPassesAsync(settings, display, contenders, mix, servers, started, loadBefore, cancellationToken).ConfigureAwait(false);
+            return await RunPassesAsync(settings, display, contenders, mix, servers, start, cancellationToken).ConfigureAwait(false);
         }
         finally
         {
@@ -71,7 +70,7 @@ internal static class LoadTestRunner
     }
 
     private static async Task<LoadTestReport> RunPassesAsync(
-        LoadTestSettings settings, IProgressDisplay display, IReadOnlyList<Contender> contenders, ValueMix mix, ServerSet servers, DateTimeOffset started, string loadBefore, CancellationToken cancellationToken)
+        LoadTestSettings settings, IProgressDisplay display, IReadOnlyList<Contender> contenders, ValueMix mix, ServerSet servers, RunStart start, CancellationToken cancellationToken)
     {
         int[] keysPerShape = mix.KeysPerShape();
 
@@ -138,10 +137,10 @@ internal static class LoadTestRunner
 
         return new LoadTestReport
         {
-            Started = started,
+            Started = start.Started,
             Finished = DateTimeOffset.UtcNow,
-            Machine = MachineLine(),
-            LoadAverage = $"{loadBefore} at start, {LoadAverage()} at end (1-minute, {Environment.ProcessorCount} cores)",
+            Machine = RunStart.MachineLine(),
+            LoadAverage = start.LoadAverageLine(),
             Settings = settings,
             Servers = serverLine,
             Mix = [.. mix.Shapes.Select((s, i) => new ShapeSummary(s.Name, s.Share, keysPerShape[i], s.Description))],
@@ -149,39 +148,5 @@ internal static class LoadTestRunner
             Repeat = repeat,
             Readability = readability,
         };
-    }
-
-    /// <summary>Returns the machine line: .NET runtime, OS, CPU model (from /proc/cpuinfo on Linux) and cores.</summary>
-    /// <returns>The line.</returns>
-    public static string MachineLine()
-    {
-        string cpu = "unknown CPU";
-        try
-        {
-            if (File.Exists("/proc/cpuinfo"))
-            {
-                string? line = File.ReadLines("/proc/cpuinfo").FirstOrDefault(l => l.StartsWith("model name", StringComparison.Ordinal));
-                cpu = line is null ? cpu : line[(line.IndexOf(':', StringComparison.Ordinal) + 1)..].Trim();
-            }
-        }
-        catch (IOException)
-        {
-        }
-
-        return $"{RuntimeInformation.FrameworkDescription}, {RuntimeInformation.OSDescription}, {cpu}, {Environment.ProcessorCount} cores";
-    }
-
-    /// <summary>Returns the 1-minute load average (Linux), or "n/a".</summary>
-    /// <returns>The load average.</returns>
-    internal static string LoadAverage()
-    {
-        try
-        {
-            return File.Exists("/proc/loadavg") ? File.ReadAllText("/proc/loadavg").Split(' ')[0] : "n/a";
-        }
-        catch (IOException)
-        {
-            return "n/a";
-        }
     }
 }

@@ -2,28 +2,29 @@ using System.Text.Json.Serialization;
 
 namespace CacheSerializer.LoadTest.Scenarios;
 
-/// <summary>What every scenario's report says of its run (<see cref="ScenarioRunner"/> fills it in); each scenario's
-/// report adds its settings and results. The JSON file is the scenario's report, these fields first.</summary>
+/// <summary>What every run's report (a scenario's, the main pass's) says of the run (<see cref="ScenarioRunner"/> fills it in for a scenario); each
+/// report adds its settings and results. The JSON file is the scenario's report, these fields first (ordered in steps
+/// of ten, so a report can put one of its own among them: the main pass's settings come before its servers).</summary>
 internal abstract record ScenarioReport
 {
     /// <summary>Gets when the run started (UTC).</summary>
-    [JsonPropertyOrder(-5)]
+    [JsonPropertyOrder(-50)]
     public DateTimeOffset Started { get; init; }
 
     /// <summary>Gets when the run ended (UTC).</summary>
-    [JsonPropertyOrder(-4)]
+    [JsonPropertyOrder(-40)]
     public DateTimeOffset Finished { get; init; }
 
     /// <summary>Gets the machine line: runtime, OS, CPU model and cores.</summary>
-    [JsonPropertyOrder(-3)]
+    [JsonPropertyOrder(-30)]
     public string Machine { get; init; } = string.Empty;
 
     /// <summary>Gets the 1-minute load average when the run started and when it ended.</summary>
-    [JsonPropertyOrder(-2)]
+    [JsonPropertyOrder(-20)]
     public string LoadAverage { get; init; } = string.Empty;
 
     /// <summary>Gets the memcached servers the run started.</summary>
-    [JsonPropertyOrder(-1)]
+    [JsonPropertyOrder(-10)]
     public string Servers { get; init; } = string.Empty;
 
     /// <summary>Returns the results of the parts run (a method, so the JSON holds them once, under the scenario's name).</summary>

@@ -1,6 +1,8 @@
 using System.Globalization;
 using System.Text;
-using CacheSerializer.LoadTest.Results;
+using System.Text.Encodings.Web;
+using System.Text.Json;
+using System.Text.Json.Serialization;
 
 namespace CacheSerializer.LoadTest.Scenarios;
 
@@ -8,6 +10,15 @@ namespace CacheSerializer.LoadTest.Scenarios;
 /// part, what each part is; and the figures' formats.</summary>
 internal static class ScenarioReportWriter
 {
+    /// <summary>The JSON of every run's result file.</summary>
+    private static readonly JsonSerializerOptions Json = new()
+    {
+        WriteIndented = true,
+        PropertyNamingPolicy = JsonNamingPolicy.CamelCase,
+        Encoder = JavaScriptEncoder.UnsafeRelaxedJsonEscaping,
+        Converters = { new JsonStringEnumConverter() },
+    };
+
     /// <summary>Returns a scenario's report as Markdown.</summary>
     /// <param name="report">The report.</param>
     /// <param name="intro">The sentence that says what ran.</param>
@@ -48,7 +59,26 @@ internal static class ScenarioReportWriter
     /// <returns>The paths written: JSON, then Markdown.</returns>
     public static IReadOnlyList<string> Save<TReport>(string name, TReport report, string markdown, string directory)
         where TReport : ScenarioReport =>
-        ReportWriter.SaveScenario(name, report.Started, report, markdown, directory);
+        Save(name, report.Started, report, markdown, directory);
+
+    /// <summary>Writes a run's report (a scenario's, or the main pass's) as <c>&lt;name&gt;-&lt;start time&gt;.json</c> and <c>.md</c> into <paramref name="directory"/> (created if needed).</summary>
+    /// <typeparam name="TReport">The report type (every field of it goes into the JSON).</typeparam>
+    /// <param name="name">The run's name: loadtest, farm, deploy, migrate.</param>
+    /// <param name="started">When the run started, in the file names.</param>
+    /// <param name="report">The report.</param>
+    /// <param name="markdown">The report as Markdown.</param>
+    /// <param name="directory">The directory.</param>
+    /// <returns>The paths written: JSON, then Markdown.</returns>
+    public static IReadOnlyList<string> Save<TReport>(string name, DateTimeOffset started, TReport report, string markdown, string directory)
+    {
+        ArgumentNullException.ThrowIfNull(report);
+        Directory.CreateDirectory(directory);
+        string stem = Path.Combine(directory, name + "-" + started.ToString("yyyyMMdd-HHmmss", CultureInfo.InvariantCulture));
+        var utf8 = new UTF8Encoding(encoderShouldEmitUTF8Identifier: false);
+        File.WriteAllText(stem + ".json", JsonSerializer.Serialize(report, Json), utf8);
+        File.WriteAllText(stem + ".md", markdown, utf8);
+        return [stem + ".json", stem + ".md"];
+    }
 
     /// <summary>A count or rate with thousands separators, no decimals.</summary>
     /// <param name="value">The value.</param>

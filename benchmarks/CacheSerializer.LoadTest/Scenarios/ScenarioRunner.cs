@@ -1,5 +1,4 @@
 using System.Diagnostics;
-using CacheSerializer.LoadTest.Running;
 using CacheSerializer.LocalServers;
 
 namespace CacheSerializer.LoadTest.Scenarios;
@@ -36,51 +35,35 @@ internal static class ScenarioRunner
         where TReport : ScenarioReport
     {
         settings.Validate();
-        DateTimeOffset started = DateTimeOffset.UtcNow;
-        string loadBefore = LoadTestRunner.LoadAverage();
-        var servers = new List<MemcachedServer>();
-        try
+        var start = RunStart.Now();
+        string arguments = $"-m {memoryMegabytes}";
+        using var servers = ServerSet.Start(settings.Nodes, arguments);
+        string[] endpoints = [.. servers.Endpoints];
+        string serverLine = $"{string.Join(", ", endpoints)} ({servers.Description})";
+        log.WriteLine($"memcached: {serverLine}");
+        log.WriteLine(description);
+        var results = new List<TResult>();
+        foreach (TPart part in parts)
         {
-            string arguments = $"-m {memoryMegabytes}";
-            for (int i = 0; i < settings.Nodes; i++)
+            if (cancellationToken.IsCancellationRequested)
             {
-                servers.Add(MemcachedServer.Start(arguments));
+                break;
             }
 
-            string[] endpoints = [.. servers.Select(s => s.Endpoint)];
-            string serverLine = $"{string.Join(", ", endpoints)} (started here: memcached {arguments})";
-            log.WriteLine($"memcached: {serverLine}");
-            log.WriteLine(description);
-            var results = new List<TResult>();
-            foreach (TPart part in parts)
-            {
-                if (cancellationToken.IsCancellationRequested)
-                {
-                    break;
-                }
-
-                TResult result = await runPart(part, endpoints).ConfigureAwait(false);
-                log.WriteLine(summary(result));
-                results.Add(result);
-            }
-
-            ScenarioReport made = report(results);
-            return (TReport)(made with
-            {
-                Started = started,
-                Finished = DateTimeOffset.UtcNow,
-                Machine = LoadTestRunner.MachineLine(),
-                LoadAverage = $"{loadBefore} at start, {LoadTestRunner.LoadAverage()} at end (1-minute, {Environment.ProcessorCount} cores)",
-                Servers = serverLine,
-            });
+            TResult result = await runPart(part, endpoints).ConfigureAwait(false);
+            log.WriteLine(summary(result));
+            results.Add(result);
         }
-        finally
+
+        ScenarioReport made = report(results);
+        return (TReport)(made with
         {
-            foreach (MemcachedServer server in servers)
-            {
-                server.Dispose();
-            }
-        }
+            Started = start.Started,
+            Finished = DateTimeOffset.UtcNow,
+            Machine = RunStart.MachineLine(),
+            LoadAverage = start.LoadAverageLine(),
+            Servers = serverLine,
+        });
     }
 
     /// <summary>Waits until <paramref name="clock"/> reads <paramref name="at"/> (at once when it has passed): the step

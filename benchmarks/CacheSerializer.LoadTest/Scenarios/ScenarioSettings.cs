@@ -4,6 +4,19 @@ namespace CacheSerializer.LoadTest.Scenarios;
 /// local memcached servers it starts, a seed, and where the results go. Each scenario's settings add their own.</summary>
 internal abstract record ScenarioSettings
 {
+    /// <summary>Sets the values in which the scenarios' documented runs differ.</summary>
+    /// <param name="clients">The documented run's <see cref="Clients"/>.</param>
+    /// <param name="callersPerClient">The documented run's <see cref="CallersPerClient"/>.</param>
+    /// <param name="seed">The documented run's <see cref="Seed"/>.</param>
+    /// <param name="nodes">The documented run's <see cref="Nodes"/>.</param>
+    private protected ScenarioSettings(int clients, int callersPerClient, ulong seed, int nodes = 1)
+    {
+        Clients = clients;
+        CallersPerClient = callersPerClient;
+        Seed = seed;
+        Nodes = nodes;
+    }
+
     /// <summary>Gets the number of web servers: independent <c>MemcachedClient</c> instances, each with its own connections.</summary>
     public int Clients { get; init; }
 
@@ -12,7 +25,7 @@ internal abstract record ScenarioSettings
 
     /// <summary>Gets the number of local memcached servers to start; keys are spread by the client's ketama.</summary>
     /// <value>1.</value>
-    public int Nodes { get; init; } = 1;
+    public int Nodes { get; init; }
 
     /// <summary>Gets the seed of every caller's choice of keys.</summary>
     public ulong Seed { get; init; }

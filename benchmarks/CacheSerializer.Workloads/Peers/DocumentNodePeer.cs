@@ -1,4 +1,3 @@
-using CacheSerializer.Workloads.Models.Internal;
 using MemoryPack;
 using MessagePack;
 
@@ -24,13 +23,4 @@ public sealed partial class DocumentNodePeer : NodeBasePeer
     /// <summary>Gets or sets the revisions; <see langword="null"/> when not tracked, empty when none yet.</summary>
     [Key(8)]
     public List<RevisionPeer>? Revisions { get; set; }
-
-    /// <inheritdoc/>
-    public override bool Equals(NodeBasePeer? other) => base.Equals(other) && other is DocumentNodePeer document && Length == document.Length && ContentType == document.ContentType && Equals(FormatVersion, document.FormatVersion) && Same.List(Revisions, document.Revisions);
-
-    /// <inheritdoc/>
-    public override bool Equals(object? obj) => Equals(obj as NodeBasePeer);
-
-    /// <inheritdoc/>
-    public override int GetHashCode() => base.GetHashCode();
 }

@@ -6,7 +6,7 @@ namespace CacheSerializer.Workloads.Peers;
 /// <summary>Eight uint64s as MessagePack and MemoryPack users write them (<see cref="Models.EightUInt64s"/>'s peer model).</summary>
 [MessagePackObject]
 [MemoryPackable]
-public sealed partial class EightUInt64sPeer : IEquatable<EightUInt64sPeer>
+public sealed partial class EightUInt64sPeer : PeerModel<EightUInt64sPeer>
 {
     /// <summary>Gets or sets the first number.</summary>
     [Key(0)]
@@ -39,14 +39,4 @@ public sealed partial class EightUInt64sPeer : IEquatable<EightUInt64sPeer>
     /// <summary>Gets or sets the eighth number.</summary>
     [Key(7)]
     public ulong H { get; set; }
-
-    /// <inheritdoc/>
-    public bool Equals(EightUInt64sPeer? other) =>
-        other is not null && A == other.A && B == other.B && C == other.C && D == other.D && E == other.E && F == other.F && G == other.G && H == other.H;
-
-    /// <inheritdoc/>
-    public override bool Equals(object? obj) => Equals(obj as EightUInt64sPeer);
-
-    /// <inheritdoc/>
-    public override int GetHashCode() => HashCode.Combine(A, B, C, D, E, F, G, H);
 }

@@ -1,4 +1,3 @@
-using CacheSerializer.Workloads.Models.Internal;
 using MemoryPack;
 using MessagePack;
 
@@ -7,7 +6,7 @@ namespace CacheSerializer.Workloads.Peers;
 /// <summary>The folders workload's root as MessagePack and MemoryPack users write it (<see cref="Models.FolderCatalog"/>'s peer model).</summary>
 [MessagePackObject]
 [MemoryPackable]
-public sealed partial class FolderCatalogPeer : IEquatable<FolderCatalogPeer>
+public sealed partial class FolderCatalogPeer : PeerModel<FolderCatalogPeer>
 {
     /// <summary>Gets or sets the version of the schema the catalog was built with.</summary>
     [Key(0)]
@@ -24,14 +23,4 @@ public sealed partial class FolderCatalogPeer : IEquatable<FolderCatalogPeer>
     /// <summary>Gets or sets the top-level nodes.</summary>
     [Key(3)]
     public List<NodeBasePeer> Roots { get; set; } = [];
-
-    /// <inheritdoc/>
-    public bool Equals(FolderCatalogPeer? other) =>
-        other is not null && Equals(SchemaVersion, other.SchemaVersion) && Tenant == other.Tenant && Same.Time(Built, other.Built) && Same.List(Roots, other.Roots);
-
-    /// <inheritdoc/>
-    public override bool Equals(object? obj) => Equals(obj as FolderCatalogPeer);
-
-    /// <inheritdoc/>
-    public override int GetHashCode() => HashCode.Combine(SchemaVersion, Tenant, Same.ListHash(Roots));
 }

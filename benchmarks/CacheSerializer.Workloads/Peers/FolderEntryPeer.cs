@@ -1,5 +1,3 @@
-using CacheSerializer.Workloads.Models;
-using CacheSerializer.Workloads.Models.Internal;
 using MemoryPack;
 using MessagePack;
 
@@ -8,7 +6,7 @@ namespace CacheSerializer.Workloads.Peers;
 /// <summary>One folder-tree entry as MessagePack and MemoryPack users write it (<see cref="Models.FolderEntry"/>'s peer model).</summary>
 [MessagePackObject]
 [MemoryPackable]
-public sealed partial class FolderEntryPeer : IEquatable<FolderEntryPeer>
+public sealed partial class FolderEntryPeer : PeerModel<FolderEntryPeer>
 {
     /// <summary>Gets or sets the id.</summary>
     [Key(0)]
@@ -36,7 +34,7 @@ public sealed partial class FolderEntryPeer : IEquatable<FolderEntryPeer>
 
     /// <summary>Gets or sets what the entry is.</summary>
     [Key(6)]
-    public EntryKind Kind { get; set; }
+    public Models.EntryKind Kind { get; set; }
 
     /// <summary>Gets or sets whether the user marked the entry as a favourite.</summary>
     [Key(7)]
@@ -53,14 +51,4 @@ public sealed partial class FolderEntryPeer : IEquatable<FolderEntryPeer>
     /// <summary>Gets or sets who else may use the entry.</summary>
     [Key(10)]
     public List<PermissionPeer> Permissions { get; set; } = [];
-
-    /// <inheritdoc/>
-    public bool Equals(FolderEntryPeer? other) =>
-        other is not null && Id == other.Id && OwnerId == other.OwnerId && Name == other.Name && Path == other.Path && Same.Time(Created, other.Created) && Same.Time(Modified, other.Modified) && Kind == other.Kind && IsFavorite == other.IsFavorite && Size == other.Size && Same.List(Tags, other.Tags) && Same.List(Permissions, other.Permissions);
-
-    /// <inheritdoc/>
-    public override bool Equals(object? obj) => Equals(obj as FolderEntryPeer);
-
-    /// <inheritdoc/>
-    public override int GetHashCode() => HashCode.Combine(Id, Name, Path);
 }

@@ -1,4 +1,3 @@
-using CacheSerializer.Workloads.Models.Internal;
 using MemoryPack;
 using MessagePack;
 
@@ -16,13 +15,4 @@ public sealed partial class FolderNodePeer : NodeBasePeer
     /// <summary>Gets or sets whether the folder is shared with other users.</summary>
     [Key(6)]
     public bool IsShared { get; set; }
-
-    /// <inheritdoc/>
-    public override bool Equals(NodeBasePeer? other) => base.Equals(other) && other is FolderNodePeer folder && Same.List(Children, folder.Children) && IsShared == folder.IsShared;
-
-    /// <inheritdoc/>
-    public override bool Equals(object? obj) => Equals(obj as NodeBasePeer);
-
-    /// <inheritdoc/>
-    public override int GetHashCode() => base.GetHashCode();
 }

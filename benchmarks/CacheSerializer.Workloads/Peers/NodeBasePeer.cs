@@ -1,4 +1,3 @@
-using CacheSerializer.Workloads.Models.Internal;
 using MemoryPack;
 using MessagePack;
 
@@ -13,7 +12,7 @@ namespace CacheSerializer.Workloads.Peers;
 [MemoryPackable]
 [MemoryPackUnion(0, typeof(FolderNodePeer))]
 [MemoryPackUnion(1, typeof(DocumentNodePeer))]
-public abstract partial class NodeBasePeer : IEquatable<NodeBasePeer>
+public abstract partial class NodeBasePeer : PeerModel<NodeBasePeer>
 {
     /// <summary>Gets or sets the id.</summary>
     [Key(0)]
@@ -34,15 +33,4 @@ public abstract partial class NodeBasePeer : IEquatable<NodeBasePeer>
     /// <summary>Gets or sets the description, often absent.</summary>
     [Key(4)]
     public string? Description { get; set; }
-
-    /// <inheritdoc/>
-    public virtual bool Equals(NodeBasePeer? other) =>
-        other is not null && other.GetType() == GetType() && Id == other.Id && Name == other.Name &&
-        Same.Time(Created, other.Created) && Same.List(Labels, other.Labels) && Description == other.Description;
-
-    /// <inheritdoc/>
-    public override bool Equals(object? obj) => Equals(obj as NodeBasePeer);
-
-    /// <inheritdoc/>
-    public override int GetHashCode() => HashCode.Combine(GetType(), Id, Name);
 }

@@ -6,7 +6,7 @@ namespace CacheSerializer.Workloads.Peers;
 /// <summary>One (id, text) entry as MessagePack and MemoryPack users write it (<see cref="Models.Record"/>'s peer model).</summary>
 [MessagePackObject]
 [MemoryPackable]
-public sealed partial class RecordPeer : IEquatable<RecordPeer>
+public sealed partial class RecordPeer : PeerModel<RecordPeer>
 {
     /// <summary>Gets or sets the id.</summary>
     [Key(0)]
@@ -15,14 +15,4 @@ public sealed partial class RecordPeer : IEquatable<RecordPeer>
     /// <summary>Gets or sets the text.</summary>
     [Key(1)]
     public string Text { get; set; } = "";
-
-    /// <inheritdoc/>
-    public bool Equals(RecordPeer? other) =>
-        other is not null && Id == other.Id && Text == other.Text;
-
-    /// <inheritdoc/>
-    public override bool Equals(object? obj) => Equals(obj as RecordPeer);
-
-    /// <inheritdoc/>
-    public override int GetHashCode() => HashCode.Combine(Id, Text);
 }

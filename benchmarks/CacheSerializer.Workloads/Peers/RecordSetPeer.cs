@@ -1,4 +1,3 @@
-using CacheSerializer.Workloads.Models.Internal;
 using MemoryPack;
 using MessagePack;
 
@@ -7,7 +6,7 @@ namespace CacheSerializer.Workloads.Peers;
 /// <summary>The records workload as MessagePack and MemoryPack users write it (<see cref="Models.RecordSet"/>'s peer model).</summary>
 [MessagePackObject]
 [MemoryPackable]
-public sealed partial class RecordSetPeer : IEquatable<RecordSetPeer>
+public sealed partial class RecordSetPeer : PeerModel<RecordSetPeer>
 {
     /// <summary>Gets or sets the schema version of the set.</summary>
     [Key(0)]
@@ -24,14 +23,4 @@ public sealed partial class RecordSetPeer : IEquatable<RecordSetPeer>
     /// <summary>Gets or sets the entries.</summary>
     [Key(3)]
     public List<RecordPeer> Records { get; set; } = [];
-
-    /// <inheritdoc/>
-    public bool Equals(RecordSetPeer? other) =>
-        other is not null && SchemaVersion == other.SchemaVersion && SourceId == other.SourceId && Sequence == other.Sequence && Same.List(Records, other.Records);
-
-    /// <inheritdoc/>
-    public override bool Equals(object? obj) => Equals(obj as RecordSetPeer);
-
-    /// <inheritdoc/>
-    public override int GetHashCode() => HashCode.Combine(SchemaVersion, SourceId, Sequence, Same.ListHash(Records));
 }

@@ -6,7 +6,7 @@ namespace CacheSerializer.Workloads.Peers;
 /// <summary>The rpc message as MessagePack and MemoryPack users write it (<see cref="Models.RpcMessage"/>'s peer model).</summary>
 [MessagePackObject]
 [MemoryPackable]
-public sealed partial class RpcMessagePeer : IEquatable<RpcMessagePeer>
+public sealed partial class RpcMessagePeer : PeerModel<RpcMessagePeer>
 {
     /// <summary>Gets or sets the request id.</summary>
     [Key(0)]
@@ -27,14 +27,4 @@ public sealed partial class RpcMessagePeer : IEquatable<RpcMessagePeer>
     /// <summary>Gets or sets the body text.</summary>
     [Key(4)]
     public string Body { get; set; } = "";
-
-    /// <inheritdoc/>
-    public bool Equals(RpcMessagePeer? other) =>
-        other is not null && RequestId == other.RequestId && Status == other.Status && Service == other.Service && Method == other.Method && Body == other.Body;
-
-    /// <inheritdoc/>
-    public override bool Equals(object? obj) => Equals(obj as RpcMessagePeer);
-
-    /// <inheritdoc/>
-    public override int GetHashCode() => HashCode.Combine(RequestId, Status, Service, Method, Body);
 }

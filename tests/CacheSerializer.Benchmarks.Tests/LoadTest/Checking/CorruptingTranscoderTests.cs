@@ -1,3 +1,4 @@
+using CacheSerializer.LoadTest.Scenarios;
 using CacheSerializer.LoadTest;
 using CacheSerializer.LoadTest.Deploy;
 using CacheSerializer.LoadTest.Farm;

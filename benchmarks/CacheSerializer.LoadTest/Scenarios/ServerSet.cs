@@ -2,10 +2,10 @@ using System.Globalization;
 using System.Net;
 using CacheSerializer.LocalServers;
 
-namespace CacheSerializer.LoadTest.Running;
+namespace CacheSerializer.LoadTest.Scenarios;
 
-/// <summary>The memcached servers of a run: started here on free 127.0.0.1 ports (serving TLS with a throwaway
-/// certificate under <c>--tls</c>) and stopped at the end, or given and left running.</summary>
+/// <summary>The memcached servers of a run (the main pass or a scenario): started here on free 127.0.0.1 ports (serving
+/// TLS with a throwaway certificate under <c>--tls</c>) and stopped at the end, or given and left running.</summary>
 internal sealed class ServerSet : IDisposable
 {
     private readonly List<MemcachedServer> _started = [];
@@ -53,24 +53,36 @@ internal sealed class ServerSet : IDisposable
             return new ServerSet(settings.Servers, startedHere: false);
         }
 
+        string arguments = string.Create(CultureInfo.InvariantCulture, $"-m {settings.MemoryMegabytes} -I {settings.MaxItemBytes / (1024 * 1024)}m");
+        ServerSet set = Start(settings.Nodes, arguments, settings.Tls);
+        set.Description = $"{set.Description} -t 2{(settings.Tls ? " -Z (TLS, throwaway ECDSA P-256 certificate validated by the client)" : string.Empty)}";
+        return set;
+    }
+
+    /// <summary>Starts servers on free 127.0.0.1 ports.</summary>
+    /// <param name="nodes">How many.</param>
+    /// <param name="arguments">memcached's arguments beyond the launcher's own.</param>
+    /// <param name="tls">Whether they serve TLS, with a throwaway certificate (<see cref="CaPath"/>).</param>
+    /// <returns>The servers, described as "started here: memcached <paramref name="arguments"/>"; dispose to stop them.</returns>
+    /// <exception cref="ServerUnavailableException">memcached is not installed (the message says how to install it) or did not start.</exception>
+    public static ServerSet Start(int nodes, string arguments, bool tls = false)
+    {
         var set = new ServerSet([], startedHere: true);
         try
         {
-            string arguments = string.Create(CultureInfo.InvariantCulture, $"-m {settings.MemoryMegabytes} -I {settings.MaxItemBytes / (1024 * 1024)}m");
             MemcachedServerSecurity? security = null;
-            if (settings.Tls)
+            if (tls)
             {
                 set._certificates = ThrowawayCertificates.Create();
                 security = new MemcachedServerSecurity { Certificate = set._certificates.Server };
             }
 
-            for (int i = 0; i < settings.Nodes; i++)
+            for (int i = 0; i < nodes; i++)
             {
                 set._started.Add(MemcachedServer.Start(arguments, security));
             }
 
-            set.Description = $"started here: memcached {arguments} -t 2{(settings.Tls ? " -Z (TLS, throwaway ECDSA P-256 certificate validated by the client)" : string.Empty)}";
-
+            set.Description = $"started here: memcached {arguments}";
             set.Endpoints = set._started.Select(s => s.Endpoint).ToArray();
             return set;
         }

@@ -1,7 +1,8 @@
+using CacheSerializer.LoadTest.Scenarios;
 using CacheSerializer.LoadTest;
 using CacheSerializer.LoadTest.Running;
 
-namespace CacheSerializer.Benchmarks.Tests.LoadTest.Running;
+namespace CacheSerializer.Benchmarks.Tests.LoadTest.Scenarios;
 
 public sealed class ServerSetTests
 {
