@@ -1,6 +1,3 @@
-using System.Globalization;
-using System.Text;
-
 namespace CacheSerializer.Memcached;
 
 /// <summary>Settings of a <see cref="MemcachedClient"/>; bind it from configuration or set it in code.</summary>
@@ -140,21 +137,5 @@ public sealed class MemcachedClientOptions
 
     /// <summary>Describes the options, with <see cref="Password"/> and <see cref="MemcachedTlsOptions.ClientCertificatePassword"/> hidden.</summary>
     /// <returns>The options as <c>Name = value</c> pairs.</returns>
-    public override string ToString()
-    {
-        var text = new StringBuilder("MemcachedClientOptions { ");
-        text.Append("Servers = [").AppendJoin(", ", Servers ?? []).Append(']')
-            .Append(CultureInfo.InvariantCulture, $", ConnectionsPerServer = {ConnectionsPerServer}, MaxInFlightPerConnection = {MaxInFlightPerConnection}")
-            .Append(CultureInfo.InvariantCulture, $", ConnectTimeout = {ConnectTimeout}, OperationTimeout = {OperationTimeout}, ServerDownInterval = {ServerDownInterval}")
-            .Append(CultureInfo.InvariantCulture, $", KeyPrefix = '{KeyPrefix}', MaxValueSize = {MaxValueSize}, OnServerFailure = {OnServerFailure}")
-            .Append(CultureInfo.InvariantCulture, $", OnUnreadableItem = {OnUnreadableItem}, DeleteUnreadableItems = {DeleteUnreadableItems}")
-            .Append(CultureInfo.InvariantCulture, $", KeyPlacement = {KeyPlacement}, KeyTransformer = {KeyTransformer}, AutoEject = {AutoEject}, FlushOnReturn = {FlushOnReturn}")
-            .Append(", GetOrCreate = ").Append(GetOrCreate)
-            .Append(", Tls = ").Append(Tls)
-            .Append(", UserName = ").Append(UserName ?? "(none)")
-            .Append(", Password = ").Append(Password is null ? "(none)" : Hidden)
-            .Append(", Transcoder = ").Append(Transcoder?.GetType().Name ?? "(default)")
-            .Append(" }");
-        return text.ToString();
-    }
+    public override string ToString() => $"MemcachedClientOptions {{ {Internal.Configuration.ClientSettings.Describe(this)} }}";
 }

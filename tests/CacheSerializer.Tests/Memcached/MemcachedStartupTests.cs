@@ -72,7 +72,10 @@ public sealed class MemcachedStartupTests
 
         string started = Assert.Single(logs.Entries, e => e.Message.StartsWith("memcached client: ", StringComparison.Ordinal)).Message;
         Assert.Equal(
-            $"memcached client: 1 servers ({server.Endpoint}), 1 connections per server, operation timeout 2000 ms, connect timeout 2000 ms, down servers retried every 2000 ms, on server failure Miss, on unreadable item Miss, auto-eject off, keys placed by Ketama, key prefix 'app:', values up to 1048576 bytes, TLS off, authentication off; "
+            $"memcached client: 1 servers; Servers = [{server.Endpoint}], ConnectionsPerServer = 1, MaxInFlightPerConnection = 2048, ConnectTimeout = 00:00:02, OperationTimeout = 00:00:02, ServerDownInterval = 00:00:02, KeyPrefix = 'app:', MaxValueSize = 1048576, OnServerFailure = Miss, OnUnreadableItem = Miss, DeleteUnreadableItems = False, KeyPlacement = Ketama, KeyTransformer = None, AutoEject = False, FlushOnReturn = True, "
+            + "GetOrCreate = { Expiration = (default), EarlyRefresh = (default), StaleWhileRevalidate = (default), LockTimeout = (default) }, "
+            + "Tls = { Enabled = False, TargetHost = (each server's host), CaCertificatePath = (none), CaCertificates = 0, ClientCertificatePath = (none), ClientKeyPath = (none), ClientCertificatePassword = (none), ClientCertificate = (none), EnabledProtocols = Tls12, Tls13, DangerousAcceptAnyServerCertificate = False }, "
+            + "UserName = (none), Password = (none), Transcoder = ProtobufTranscoder; TLS off, authentication off; "
             + "transcoder ProtobufTranscoder (objects as Protobuf, compression Brotli from 1024 bytes at level Fastest, objects only, MaxValueSize 1048576 bytes, 0 type aliases, 0 known types, 0 codecs, BinaryFormatter fallback for 0 types)",
             started);
     }

@@ -5,34 +5,42 @@ namespace CacheSerializer.Memcached.Internal.Configuration;
 /// <summary>The validated, immutable copy of <see cref="MemcachedClientOptions"/> a client runs with.</summary>
 internal sealed class ClientSettings
 {
-    private readonly TlsSettings _tls;
+    private readonly TlsSettings? _tls;
+    private readonly GetOrCreateOptions _getOrCreate;
 
-    private ClientSettings(MemcachedClientOptions options, IReadOnlyList<ServerEndpoint> servers, TlsSettings tls, Credentials? credentials, ITranscoder transcoder)
+    /// <summary>Maps the options into the settings, one line per option, in the order the options describe themselves:
+    /// each line takes the value, checks it and describes it (<see cref="SettingsMap"/>). Adding an option to
+    /// <see cref="MemcachedClientOptions"/> means adding its line here; its check, its place in the options'
+    /// <c>ToString</c> and in the start-up log follow from it.</summary>
+    private ClientSettings(MemcachedClientOptions o, SettingsMap map)
     {
-        Servers = servers;
-        _tls = tls;
-        Credentials = credentials;
-        ConnectionsPerServer = options.ConnectionsPerServer;
-        MaxInFlightPerConnection = options.MaxInFlightPerConnection;
-        ConnectTimeout = options.ConnectTimeout;
-        OperationTimeout = options.OperationTimeout;
-        ServerDownInterval = options.ServerDownInterval;
-        KeyPrefix = options.KeyPrefix;
-        KeyTransformer = options.KeyTransformer;
-        MaxValueSize = options.MaxValueSize;
-        MaxReplyData = options.MaxValueSize + Protocol.MetaReplyParser.ReplyMargin;
-        OnServerFailure = options.OnServerFailure;
-        OnUnreadableItem = options.OnUnreadableItem;
-        DeleteUnreadableItems = options.DeleteUnreadableItems;
-        AutoEject = options.AutoEject;
-        KeyPlacement = options.KeyPlacement;
-        FlushOnReturn = options.FlushOnReturn;
-        GetOrCreate = EntryPolicy.FromDefaults(options.GetOrCreate);
-        Transcoder = transcoder;
-        PooledReads = transcoder is ProtobufTranscoder;
-        TranscoderDescription = options.TranscoderDescription
-            ?? (options.Transcoder is null ? $"ProtobufTranscoder (defaults, MaxValueSize {options.MaxValueSize} bytes)" : transcoder.GetType().FullName!);
-        HostResolver = options.HostResolver ?? ResolveOnOwnThread;
+        Servers = map.Take(nameof(o.Servers), ParseServers(o.Servers, map), shown: $"[{string.Join(", ", o.Servers ?? [])}]");
+        ConnectionsPerServer = map.Range(nameof(o.ConnectionsPerServer), o.ConnectionsPerServer, 1, 64);
+        MaxInFlightPerConnection = map.Range(nameof(o.MaxInFlightPerConnection), o.MaxInFlightPerConnection, 1, 1 << 20);
+        ConnectTimeout = map.Duration(nameof(o.ConnectTimeout), o.ConnectTimeout);
+        OperationTimeout = map.Duration(nameof(o.OperationTimeout), o.OperationTimeout);
+        ServerDownInterval = map.Duration(nameof(o.ServerDownInterval), o.ServerDownInterval);
+        KeyPrefix = map.Take(nameof(o.KeyPrefix), o.KeyPrefix, static v => v is null ? "is null; use an empty string for no prefix" : null, shown: $"'{o.KeyPrefix}'");
+        MaxValueSize = map.Range(nameof(o.MaxValueSize), o.MaxValueSize, 1, Protocol.MetaReplyParser.MaxDataLength);
+        OnServerFailure = map.Choice(nameof(o.OnServerFailure), o.OnServerFailure, "Miss or Throw");
+        OnUnreadableItem = map.Choice(nameof(o.OnUnreadableItem), o.OnUnreadableItem, "Miss or Throw");
+        DeleteUnreadableItems = map.Take(nameof(o.DeleteUnreadableItems), o.DeleteUnreadableItems);
+        KeyPlacement = map.Choice(nameof(o.KeyPlacement), o.KeyPlacement, "Ketama, EnyimMemcachedCore or EnyimMemcachedCoreLegacy");
+        KeyTransformer = map.Take(nameof(o.KeyTransformer), o.KeyTransformer, static v => Enum.IsDefined(v) ? null : $"must be None, Sha1 or Base64, not {(int)v}");
+        AutoEject = map.Take(nameof(o.AutoEject), o.AutoEject);
+        FlushOnReturn = map.Take(nameof(o.FlushOnReturn), o.FlushOnReturn);
+        _getOrCreate = map.Take(nameof(o.GetOrCreate), o.GetOrCreate, shown: o.GetOrCreate?.ToString());
+        foreach ((string property, string problem) in map.Validates ? o.GetOrCreate?.Problems() ?? [] : [])
+        {
+            map.Problem($"{nameof(o.GetOrCreate)}.{property}", problem);
+        }
+
+        _tls = map.Take(nameof(o.Tls), map.Validates ? TlsSettings.Load(o.Tls, map.Problem) : null, shown: o.Tls?.ToString());
+        Credentials = map.Take(nameof(o.UserName), map.Validates ? Credentials.Load(o, map.Problem) : null, shown: o.UserName ?? "(none)");
+        map.Take(nameof(o.Password), o.Password, shown: o.Password is null ? "(none)" : MemcachedClientOptions.Hidden);
+        map.Take(nameof(o.Transcoder), o.Transcoder, shown: o.Transcoder?.GetType().Name ?? "(default)");
+        MaxReplyData = o.MaxValueSize + Protocol.MetaReplyParser.ReplyMargin;
+        HostResolver = o.HostResolver ?? ResolveOnOwnThread;
     }
 
     internal IReadOnlyList<ServerEndpoint> Servers { get; }
@@ -62,7 +70,7 @@ internal sealed class ClientSettings
     /// <summary>Gets a value indicating whether a value read may be copied into a rented array, given back once the
     /// transcoder has read it: <see cref="ProtobufTranscoder"/> documents that Deserialize keeps no reference to the
     /// item's array; another transcoder may keep it, so it gets an array of its own.</summary>
-    internal bool PooledReads { get; }
+    internal bool PooledReads { get; private set; }
 
     /// <summary>Gets the largest value a reply may declare before the connection calls it a protocol error and reads
     /// nothing of it (<see cref="MaxValueSize"/> plus <see cref="Protocol.MetaReplyParser.ReplyMargin"/>).</summary>
@@ -81,9 +89,9 @@ internal sealed class ClientSettings
     internal bool FlushOnReturn { get; }
 
     /// <summary>Gets the defaults of <c>GetOrCreateAsync</c> and <c>InvalidateAsync</c>.</summary>
-    internal EntryPolicy GetOrCreate { get; }
+    internal EntryPolicy GetOrCreate { get; private set; } = null!;
 
-    internal ITranscoder Transcoder { get; }
+    internal ITranscoder Transcoder { get; private set; } = null!;
 
     /// <summary>Gets the user and password sent first on each connection, or null for no authentication.</summary>
     internal Credentials? Credentials { get; }
@@ -92,7 +100,10 @@ internal sealed class ClientSettings
     internal TlsSettings? Tls => Servers.Any(UsesTls) ? _tls : null;
 
     /// <summary>Gets the transcoder and its settings in words, for the start-up log.</summary>
-    internal string TranscoderDescription { get; }
+    internal string TranscoderDescription { get; private set; } = string.Empty;
+
+    /// <summary>Gets every setting in words, as the mapping described them (the start-up log's; secrets hidden).</summary>
+    internal string Description { get; private set; } = string.Empty;
 
     /// <summary>Gets the resolver called on every connect (the system's DNS unless a test wraps it).</summary>
     internal Func<string, CancellationToken, Task<System.Net.IPAddress[]>> HostResolver { get; }
@@ -112,12 +123,12 @@ internal sealed class ClientSettings
     {
         ServerEndpoint[] tls = [.. Servers.Where(UsesTls)];
         string tlsText = tls.Length == 0 ? "off"
-            : tls.Length == Servers.Count ? $"on ({_tls.Describe()})"
-            : $"on for {tls.Length} of {Servers.Count} servers ({string.Join(", ", tls.Select(static s => s.Name))}; {_tls.Describe()})";
+            : tls.Length == Servers.Count ? $"on ({_tls!.Describe()})"
+            : $"on for {tls.Length} of {Servers.Count} servers ({string.Join(", ", tls.Select(static s => s.Name))}; {_tls!.Describe()})";
         return (tlsText, Credentials is null ? "off" : $"as {Credentials}");
     }
 
-    private bool UsesTls(ServerEndpoint endpoint) => endpoint.Tls ?? _tls.Enabled;
+    private bool UsesTls(ServerEndpoint endpoint) => endpoint.Tls ?? _tls!.Enabled;
 
     /// <summary>Checks every option and returns the snapshot.</summary>
     /// <exception cref="MemcachedConfigurationException">An option is invalid: every problem <see cref="Validate"/> finds,
@@ -125,7 +136,9 @@ internal sealed class ClientSettings
     internal static ClientSettings Create(MemcachedClientOptions options)
     {
         ArgumentNullException.ThrowIfNull(options);
-        List<MemcachedConfigurationException> problems = ValidateCore(options, out List<ServerEndpoint> servers, out TlsSettings? tls, out Credentials? credentials);
+        var map = new SettingsMap(validates: true);
+        var settings = new ClientSettings(options, map);
+        List<MemcachedConfigurationException> problems = [.. options.BindingProblems, .. map.Problems];
         if (problems.Count > 0)
         {
             throw problems.Count == 1
@@ -133,106 +146,66 @@ internal sealed class ClientSettings
                 : new MemcachedConfigurationException(problems[0].PropertyName, string.Join(Environment.NewLine, problems.Select(static p => p.Message)), problems[0]);
         }
 
-        return new ClientSettings(options, servers, tls!, credentials, PackageDefaults.Transcoder(options.Transcoder, options.MaxValueSize));
+        // What only valid options can give: the resolved defaults of get-or-create, and the transcoder.
+        settings.GetOrCreate = EntryPolicy.FromDefaults(settings._getOrCreate);
+        settings.Transcoder = PackageDefaults.Transcoder(options.Transcoder, options.MaxValueSize);
+        settings.PooledReads = settings.Transcoder is ProtobufTranscoder;
+        settings.Description = map.Describe();
+        settings.TranscoderDescription = options.TranscoderDescription
+            ?? (options.Transcoder is null ? $"ProtobufTranscoder (defaults, MaxValueSize {options.MaxValueSize} bytes)" : settings.Transcoder.GetType().FullName!);
+        return settings;
     }
 
     /// <summary>Checks every option at once (for <c>ValidateOnStart</c>, which reports them all); each problem names the
     /// property, the offending value and what to write instead.</summary>
-    internal static List<MemcachedConfigurationException> Validate(MemcachedClientOptions options, out List<ServerEndpoint> servers) =>
-        ValidateCore(options, out servers, out _, out _);
-
-    private static List<MemcachedConfigurationException> ValidateCore(MemcachedClientOptions options, out List<ServerEndpoint> servers, out TlsSettings? tls, out Credentials? credentials)
+    internal static List<MemcachedConfigurationException> Validate(MemcachedClientOptions options)
     {
-        var problems = new List<MemcachedConfigurationException>();
-        servers = [];
-        void Problem(string property, string text) => problems.Add(ThrowHelper.ClientOptionProblem(property, text));
-        problems.AddRange(options.BindingProblems);
+        var map = new SettingsMap(validates: true);
+        _ = new ClientSettings(options, map);
+        return [.. options.BindingProblems, .. map.Problems];
+    }
 
-        if (!Enum.IsDefined(options.KeyTransformer))
+    /// <summary>The options in words, as the mapping describes them (nothing checked or loaded): the options' <c>ToString</c>.</summary>
+    internal static string Describe(MemcachedClientOptions options)
+    {
+        var map = new SettingsMap(validates: false);
+        _ = new ClientSettings(options, map);
+        return map.Describe();
+    }
+
+    /// <summary>Parses the servers; each entry that is empty, malformed or a repeat is a problem naming its index.</summary>
+    private static List<ServerEndpoint> ParseServers(IList<string>? entries, SettingsMap map)
+    {
+        var servers = new List<ServerEndpoint>();
+        if (entries is null || entries.Count == 0)
         {
-            Problem(nameof(MemcachedClientOptions.KeyTransformer), $"must be None, Sha1 or Base64, not {(int)options.KeyTransformer}");
+            map.Problem(nameof(MemcachedClientOptions.Servers), "is empty; add at least one server as host:port (for example 127.0.0.1:11211)");
+            return servers;
         }
 
-        if (options.Servers is null || options.Servers.Count == 0)
+        var seen = new Dictionary<string, int>(StringComparer.OrdinalIgnoreCase);
+        for (int i = 0; i < entries.Count; i++)
         {
-            Problem(nameof(MemcachedClientOptions.Servers), "is empty; add at least one server as host:port (for example 127.0.0.1:11211)");
-        }
-        else
-        {
-            var seen = new Dictionary<string, int>(StringComparer.OrdinalIgnoreCase);
-            for (int i = 0; i < options.Servers.Count; i++)
+            string? text = entries[i];
+            if (string.IsNullOrWhiteSpace(text))
             {
-                string? text = options.Servers[i];
-                if (string.IsNullOrWhiteSpace(text))
-                {
-                    Problem(nameof(MemcachedClientOptions.Servers), $"[{i}] is empty; remove the entry or write host:port (for example 127.0.0.1:11211)");
-                }
-                else if (!ServerEndpoint.TryParse(text, out ServerEndpoint? endpoint, out string error))
-                {
-                    Problem(nameof(MemcachedClientOptions.Servers), $"[{i}] {error}");
-                }
-                else if (seen.TryGetValue(endpoint!.Name, out int first))
-                {
-                    Problem(nameof(MemcachedClientOptions.Servers), $"[{i}] '{text}' is the same server as Servers[{first}] ('{options.Servers[first]}'); remove one of them");
-                }
-                else
-                {
-                    seen.Add(endpoint.Name, i);
-                    servers.Add(endpoint);
-                }
+                map.Problem(nameof(MemcachedClientOptions.Servers), $"[{i}] is empty; remove the entry or write host:port (for example 127.0.0.1:11211)");
+            }
+            else if (!ServerEndpoint.TryParse(text, out ServerEndpoint? endpoint, out string error))
+            {
+                map.Problem(nameof(MemcachedClientOptions.Servers), $"[{i}] {error}");
+            }
+            else if (seen.TryGetValue(endpoint!.Name, out int first))
+            {
+                map.Problem(nameof(MemcachedClientOptions.Servers), $"[{i}] '{text}' is the same server as Servers[{first}] ('{entries[first]}'); remove one of them");
+            }
+            else
+            {
+                seen.Add(endpoint.Name, i);
+                servers.Add(endpoint);
             }
         }
 
-        CheckRange(Problem, nameof(MemcachedClientOptions.ConnectionsPerServer), options.ConnectionsPerServer, 1, 64);
-        CheckRange(Problem, nameof(MemcachedClientOptions.MaxInFlightPerConnection), options.MaxInFlightPerConnection, 1, 1 << 20);
-        CheckPositive(Problem, nameof(MemcachedClientOptions.ConnectTimeout), options.ConnectTimeout);
-        CheckPositive(Problem, nameof(MemcachedClientOptions.OperationTimeout), options.OperationTimeout);
-        CheckPositive(Problem, nameof(MemcachedClientOptions.ServerDownInterval), options.ServerDownInterval);
-        CheckRange(Problem, nameof(MemcachedClientOptions.MaxValueSize), options.MaxValueSize, 1, Protocol.MetaReplyParser.MaxDataLength);
-        if (options.KeyPrefix is null)
-        {
-            Problem(nameof(MemcachedClientOptions.KeyPrefix), "is null; use an empty string for no prefix");
-        }
-
-        foreach ((string property, string problem) in options.GetOrCreate.Problems())
-        {
-            Problem($"{nameof(MemcachedClientOptions.GetOrCreate)}.{property}", problem);
-        }
-
-        if (!Enum.IsDefined(options.KeyPlacement))
-        {
-            Problem(nameof(MemcachedClientOptions.KeyPlacement), $"is {(int)options.KeyPlacement}; use Ketama, EnyimMemcachedCore or EnyimMemcachedCoreLegacy");
-        }
-
-        if (!Enum.IsDefined(options.OnServerFailure))
-        {
-            Problem(nameof(MemcachedClientOptions.OnServerFailure), $"is {(int)options.OnServerFailure}; use Miss or Throw");
-        }
-
-        if (!Enum.IsDefined(options.OnUnreadableItem))
-        {
-            Problem(nameof(MemcachedClientOptions.OnUnreadableItem), $"is {(int)options.OnUnreadableItem}; use Miss or Throw");
-        }
-
-        tls = TlsSettings.Load(options.Tls, Problem);
-        credentials = Credentials.Load(options, Problem);
-
-        return problems;
-    }
-
-    private static void CheckRange(Action<string, string> problem, string name, int value, int min, int max)
-    {
-        if (value < min || value > max)
-        {
-            problem(name, $"is {value}; it must be between {min} and {max}");
-        }
-    }
-
-    private static void CheckPositive(Action<string, string> problem, string name, TimeSpan value)
-    {
-        if (value <= TimeSpan.Zero || value > TimeSpan.FromDays(1))
-        {
-            problem(name, $"is {value}; it must be more than zero and at most one day (write it as hh:mm:ss in configuration, for example 00:00:02)");
-        }
+        return servers;
     }
 }

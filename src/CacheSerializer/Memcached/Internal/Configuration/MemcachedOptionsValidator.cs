@@ -9,7 +9,7 @@ internal sealed class MemcachedOptionsValidator : IValidateOptions<MemcachedClie
     public ValidateOptionsResult Validate(string? name, MemcachedClientOptions options)
     {
         ArgumentNullException.ThrowIfNull(options);
-        List<MemcachedConfigurationException> problems = ClientSettings.Validate(options, out _);
+        List<MemcachedConfigurationException> problems = ClientSettings.Validate(options);
         return problems.Count == 0 ? ValidateOptionsResult.Success : ValidateOptionsResult.Fail(problems.Select(static p => p.Message));
     }
 }

@@ -5,19 +5,14 @@ namespace CacheSerializer.Memcached.Internal.Configuration;
 /// <summary>What a client says once, at start-up: its servers and settings, and the settings that leave the cache open.</summary>
 internal static partial class StartupLog
 {
-    /// <summary>Logs the servers and the settings the client runs with, then warns of weak security settings.</summary>
-    internal static void Write(ClientSettings settings, ILogger logger, IReadOnlyList<string> servers)
+    /// <summary>Logs the settings the client runs with (every option, as <see cref="ClientSettings"/> maps and describes
+    /// them), what TLS and authentication come to, and the transcoder; then warns of weak security settings.</summary>
+    internal static void Write(ClientSettings settings, ILogger logger)
     {
         if (logger.IsEnabled(LogLevel.Information))
         {
-            string serverList = string.Join(", ", servers);
             (string tls, string authentication) = settings.DescribeSecurity();
-            LogStarted(logger, servers.Count, serverList, settings.ConnectionsPerServer, settings.OperationTimeout.TotalMilliseconds,
-                settings.ConnectTimeout.TotalMilliseconds, settings.ServerDownInterval.TotalMilliseconds, settings.OnServerFailure,
-                settings.OnUnreadableItem == UnreadableItemPolicy.Miss && settings.DeleteUnreadableItems ? "Miss, deleted if unchanged" : settings.OnUnreadableItem.ToString(),
-                settings.AutoEject ? (settings.FlushOnReturn ? "on, flush on return" : "on, no flush on return") : "off",
-                settings.KeyPlacement, settings.KeyTransformer == MemcachedKeyTransformer.None ? string.Empty : $" after {settings.KeyTransformer} key transformation",
-                settings.KeyPrefix, settings.MaxValueSize, tls, authentication, settings.TranscoderDescription);
+            LogStarted(logger, settings.Servers.Count, settings.Description, tls, authentication, settings.TranscoderDescription);
         }
 
         WarnOfWeakSecurity(settings, logger);
@@ -42,9 +37,8 @@ internal static partial class StartupLog
         }
     }
 
-    [LoggerMessage(EventId = 10, Level = LogLevel.Information, Message = "memcached client: {ServerCount} servers ({Servers}), {ConnectionsPerServer} connections per server, operation timeout {OperationTimeoutMs} ms, connect timeout {ConnectTimeoutMs} ms, down servers retried every {DownIntervalMs} ms, on server failure {OnServerFailure}, on unreadable item {OnUnreadableItem}, auto-eject {AutoEject}, keys placed by {KeyPlacement}{KeyTransformer}, key prefix '{KeyPrefix}', values up to {MaxValueSize} bytes, TLS {Tls}, authentication {Authentication}; transcoder {Transcoder}")]
-    private static partial void LogStarted(ILogger logger, int serverCount, string servers, int connectionsPerServer, double operationTimeoutMs, double connectTimeoutMs,
-        double downIntervalMs, ServerFailurePolicy onServerFailure, string onUnreadableItem, string autoEject, KeyPlacement keyPlacement, string keyTransformer, string keyPrefix, int maxValueSize, string tls, string authentication, string transcoder);
+    [LoggerMessage(EventId = 10, Level = LogLevel.Information, Message = "memcached client: {ServerCount} servers; {Settings}; TLS {Tls}, authentication {Authentication}; transcoder {Transcoder}")]
+    private static partial void LogStarted(ILogger logger, int serverCount, string settings, string tls, string authentication, string transcoder);
 
     [LoggerMessage(EventId = 12, Level = LogLevel.Warning, Message = "memcached client: server certificates are NOT validated (MemcachedClientOptions.Tls.DangerousAcceptAnyServerCertificate): the connections are encrypted, but anyone on the network path can impersonate the servers and read or change every cached entry; use it only in tests")]
     private static partial void LogCertificatesNotValidated(ILogger logger);

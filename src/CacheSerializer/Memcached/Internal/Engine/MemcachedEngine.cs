@@ -52,7 +52,7 @@ internal sealed partial class MemcachedEngine : IDisposable
         Reads = new Reads(this);
         Leases = new Leases(this);
         _heartbeat.Start();
-        StartupLog.Write(Settings, Logger, Servers);
+        StartupLog.Write(Settings, Logger);
     }
 
     internal ClientSettings Settings { get; }

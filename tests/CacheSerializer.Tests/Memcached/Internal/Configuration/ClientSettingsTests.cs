@@ -90,7 +90,7 @@ public class ClientSettingsTests
     {
         var options = new MemcachedClientOptions { Servers = { "http://a:1", "a:1", "a:1" }, ConnectionsPerServer = 0, OperationTimeout = TimeSpan.Zero };
 
-        string[] problems = ClientSettings.Validate(options, out _).Select(p => p.PropertyName).ToArray();
+        string[] problems = ClientSettings.Validate(options).Select(p => p.PropertyName).ToArray();
 
         Assert.Equal(["Servers", "Servers", "ConnectionsPerServer", "OperationTimeout"], problems);
     }

@@ -22,7 +22,7 @@ public sealed class SecuritySettingsTests(CertificatesFixture fixture) : IClassF
     }
 
     private static string[] Problems(MemcachedClientOptions options) =>
-        [.. ClientSettings.Validate(options, out _).Select(static p => p.Message)];
+        [.. ClientSettings.Validate(options).Select(static p => p.Message)];
 
     [Fact]
     public void Create_ServerEntriesWithTlsChoices_EachServerReachedItsOwnWay()
