@@ -73,11 +73,11 @@ public sealed class MemcachedClient : IMemcachedClient, IAsyncDisposable, IDispo
 
     /// <inheritdoc/>
     public Task<MemcachedGetResult<T>> GetAsync<T>(string key, CancellationToken cancellationToken = default) =>
-        _engine.Reads.GetAsync<T>(key, cancellationToken);
+        _engine.Reads.GetAsync<T>(_engine.Key(key), cancellationToken);
 
     /// <inheritdoc/>
     public async Task<T?> GetValueAsync<T>(string key, CancellationToken cancellationToken = default) =>
-        (await _engine.Reads.GetAsync<T>(key, cancellationToken).ConfigureAwait(false)).Value;
+        (await _engine.Reads.GetAsync<T>(_engine.Key(key), cancellationToken).ConfigureAwait(false)).Value;
 
     /// <inheritdoc/>
     public Task<MemcachedGetResult<T>> GetWithCasAsync<T>(string key, CancellationToken cancellationToken = default) =>

@@ -7,7 +7,7 @@ namespace CacheSerializer.Memcached.Internal.Deploys;
 
 /// <summary>
 /// Copies that keep two builds from evicting each other during a rolling deploy (docs/client.md, "Rolling deploys"): a
-/// read that finds another build's item reads this build's copy beside it (<see cref="ReadCopyAsync"/>), and a miss
+/// read that finds another build's item reads this build's copy beside it (<see cref="CopyRequest"/>), and a miss
 /// there is remembered (<see cref="PendingFills"/>) so that the fill which follows (<see cref="AddAsync"/>) stores its
 /// value as that copy, bound to the item the read saw (<see cref="CopyFormat"/>).
 /// </summary>
@@ -23,15 +23,15 @@ internal sealed class BuildCopies(MemcachedEngine engine)
             ? AddOrCopyAsync(key, type, item, expiration, cancellationToken)
             : engine.StoreAsync(StoreMode.Add, key, item, expiration, 0, cancellationToken);
 
-    /// <summary>Reads this build's copy of a key whose item another build wrote under CAS <paramref name="cas"/>: a hit
-    /// while the copy is bound to that very item; otherwise a miss, remembered so that the fill which follows
+    /// <summary>The read of this build's copy of a key whose item another build wrote (on the key's server).</summary>
+    internal GetRequest CopyRequest<T>(in MemcachedKey key) =>
+        GetRequest.Get(key.CopyFor(CopyFormat.BuildOf(typeof(T))), pooled: false, engine.GetRequests);
+
+    /// <summary>Reads the reply to <see cref="CopyRequest{T}"/>: a hit while the copy is bound to the item of CAS
+    /// <paramref name="cas"/> the key holds; otherwise a miss, remembered so that the fill which follows
     /// (<see cref="AddAsync"/>) stores its value as such a copy.</summary>
-    internal async Task<MemcachedGetResult<T>> ReadCopyAsync<T>(MemcachedKey key, MemcachedNode node, ulong cas, CancellationToken cancellationToken)
-    {
-        MemcachedKey copyKey = key.CopyFor(CopyFormat.BuildOf(typeof(T)));
-        GetReply copy = await engine.ExecuteValueAsync(node, GetRequest.Get(copyKey, pooled: false, engine.GetRequests), cancellationToken).ConfigureAwait(false);
-        return TryReadCopy(key, copy, cas, out T? value) ? new MemcachedGetResult<T>(value, 0) : default;
-    }
+    internal MemcachedGetResult<T> ReadCopy<T>(in MemcachedKey key, in GetReply copy, ulong cas) =>
+        TryReadCopy(key, copy, cas, out T? value) ? new MemcachedGetResult<T>(value, 0) : default;
 
     /// <summary>Reads this build's copies of the keys whose items another build wrote, one batch per server, into
     /// <paramref name="results"/>; a key without a copy bound to its item is a miss, remembered for the fill.</summary>

@@ -20,31 +20,9 @@ internal sealed partial class MemcachedNode
     private async ValueTask<MemcachedConnection?> AcquireOnceAsync(string operation, bool retryIfBroken, CancellationToken cancellationToken)
     {
         ThrowIfDown(operation);
-        int count = _connections.Length;
-        int first = (int)((uint)Interlocked.Increment(ref _next) % (uint)count);
-        MemcachedConnection? busy = null;
-        int dead = -1;
-        for (int i = 0; i < count; i++)
+        if (TryTakeSlot(out MemcachedConnection? busy, out int dead) is { } free)
         {
-            int slot = (first + i) % count;
-            MemcachedConnection? connection = Volatile.Read(ref _connections[slot]);
-            if (connection is null || connection.IsBroken)
-            {
-                dead = dead < 0 ? slot : dead;
-                continue;
-            }
-
-            if (connection.TryTakeSlot())
-            {
-                if (dead >= 0)
-                {
-                    FillEmptySlots();
-                }
-
-                return connection;
-            }
-
-            busy ??= connection;
+            return free;
         }
 
         if (busy is null)
@@ -81,7 +59,43 @@ internal sealed partial class MemcachedNode
             return retryIfBroken ? null : throw busy.NotSentError(operation);
         }
 
-        throw ThrowHelper.QueueFull(Name, operation, count, _settings.MaxInFlightPerConnection, _settings.OperationTimeout);
+        throw ThrowHelper.QueueFull(Name, operation, _connections.Length, _settings.MaxInFlightPerConnection, _settings.OperationTimeout);
+    }
+
+    /// <summary>Takes a pipeline slot on the first live connection that has one, going round the pool from the next
+    /// slot in turn (and opens the empty slots in the background once one is found); otherwise null, with the first
+    /// live connection seen (<paramref name="busy"/>, all its slots taken) and the first empty or broken slot
+    /// (<paramref name="dead"/>, -1 for none).</summary>
+    private MemcachedConnection? TryTakeSlot(out MemcachedConnection? busy, out int dead)
+    {
+        int count = _connections.Length;
+        int first = (int)((uint)Interlocked.Increment(ref _next) % (uint)count);
+        busy = null;
+        dead = -1;
+        for (int i = 0; i < count; i++)
+        {
+            int slot = (first + i) % count;
+            MemcachedConnection? connection = Volatile.Read(ref _connections[slot]);
+            if (connection is null || connection.IsBroken)
+            {
+                dead = dead < 0 ? slot : dead;
+                continue;
+            }
+
+            if (connection.TryTakeSlot())
+            {
+                if (dead >= 0)
+                {
+                    FillEmptySlots();
+                }
+
+                return connection;
+            }
+
+            busy ??= connection;
+        }
+
+        return null;
     }
 
     /// <summary>Opens, in the background, every empty slot of the pool that is not already opening, so calls spread

@@ -1,5 +1,4 @@
 using CacheSerializer.Memcached.Internal.Engine;
-using CacheSerializer.Memcached.Internal.Nodes;
 using CacheSerializer.Memcached.Internal.Protocol;
 using CacheSerializer.Memcached.Internal.Requests;
 
@@ -16,13 +15,19 @@ internal sealed partial class Reads(MemcachedEngine engine)
     internal Action<string, bool>? UnreadableDeleted { get; set; }
 
     /// <summary>Reads a key; another build's item is answered by this build's copy beside it, when one is bound to it.</summary>
-    internal async Task<MemcachedGetResult<T>> GetAsync<T>(string key, CancellationToken cancellationToken)
+    /// <remarks>The copy is read with a request of the same kind as the key's, so the state machine holds one awaiter: a
+    /// read costs what it cost before build copies (docs/benchmarks.md, "Build copies when contracts agree").</remarks>
+    internal async Task<MemcachedGetResult<T>> GetAsync<T>(MemcachedKey key, CancellationToken cancellationToken)
     {
-        MemcachedKey encoded = engine.Key(key);
-        MemcachedNode node = engine.Locate(encoded);
-        GetReply reply = await engine.ExecuteValueAsync(node, GetRequest.Get(encoded, engine.Settings.PooledReads, engine.GetRequests), cancellationToken).ConfigureAwait(false);
-        MemcachedGetResult<T> result = Read<T>(encoded, reply, withCas: false, out ulong otherBuildCas);
-        return otherBuildCas == 0 ? result : await engine.Copies.ReadCopyAsync<T>(encoded, node, otherBuildCas, cancellationToken).ConfigureAwait(false);
+        GetReply reply = await engine.ExecuteValueAsync(engine.Locate(key), GetRequest.Get(key, engine.Settings.PooledReads, engine.GetRequests), cancellationToken).ConfigureAwait(false);
+        MemcachedGetResult<T> result = Read<T>(key, reply, withCas: false, out ulong otherBuildCas);
+        if (otherBuildCas == 0)
+        {
+            return result;
+        }
+
+        GetReply copy = await engine.ExecuteValueAsync(engine.Locate(key), engine.Copies.CopyRequest<T>(key), cancellationToken).ConfigureAwait(false);
+        return engine.Copies.ReadCopy<T>(key, copy, otherBuildCas);
     }
 
     /// <summary>Reads a key with its CAS token (no build copies: a copy's CAS is not the key's).</summary>
