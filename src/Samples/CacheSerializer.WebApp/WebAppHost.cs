@@ -26,8 +26,16 @@ public static class WebAppHost
         builder.Services.AddSingleton<ProductRepository>();
 
         WebApplication app = builder.Build();
+        MapProducts(app);
+        MapCatalog(app);
+        MapNotes(app);
+        app.MapHealthChecks("/health");
+        return app;
+    }
 
-        // Cache-aside with typed objects: a hit returns the stored subtype (Book, Course) without touching the repository.
+    /// <summary>Cache-aside with typed objects: a hit returns the stored subtype (Book, Course) without touching the repository.</summary>
+    private static void MapProducts(IEndpointRouteBuilder app)
+    {
         app.MapGet("/products/{id:int}", async (int id, IMemcachedClient cache, ProductRepository repository, HttpContext http, CancellationToken ct) =>
         {
             string key = $"product:{id}";
@@ -53,9 +61,12 @@ public static class WebAppHost
 
         app.MapDelete("/products/{id:int}", async (int id, IMemcachedClient cache, CancellationToken ct) =>
             await cache.DeleteAsync($"product:{id}", ct) ? Results.NoContent() : Results.NotFound());
+    }
 
-        // The same catalogue through HybridCache: one factory call per key however many requests miss at once, and the
-        // stored subtype back from memcached after a restart of the app.
+    /// <summary>The same catalogue through HybridCache: one factory call per key however many requests miss at once, and
+    /// the stored subtype back from memcached after a restart of the app.</summary>
+    private static void MapCatalog(IEndpointRouteBuilder app)
+    {
         app.MapGet("/catalog/{id:int}", async (int id, HybridCache cache, ProductRepository repository, CancellationToken ct) =>
         {
             Product? product = await cache.GetOrCreateAsync<Product?>(
@@ -65,8 +76,11 @@ public static class WebAppHost
                 cancellationToken: ct);
             return product is null ? Results.NotFound() : Results.Ok((object)product);
         });
+    }
 
-        // The IDistributedCache that ASP.NET features use (session, output caching libraries), with sliding expiration.
+    /// <summary>The IDistributedCache that ASP.NET features use (session, output caching libraries), with sliding expiration.</summary>
+    private static void MapNotes(IEndpointRouteBuilder app)
+    {
         app.MapPut("/notes/{name}", async (string name, HttpRequest request, IDistributedCache cache, CancellationToken ct) =>
         {
             using var reader = new StreamReader(request.Body);
@@ -77,9 +91,5 @@ public static class WebAppHost
 
         app.MapGet("/notes/{name}", async (string name, IDistributedCache cache, CancellationToken ct) =>
             await cache.GetStringAsync($"note:{name}", ct) is { } text ? Results.Text(text) : Results.NotFound());
-
-        app.MapHealthChecks("/health");
-
-        return app;
     }
 }

@@ -54,87 +54,96 @@ internal static class EnyimSection
         var own = new List<IConfigurationSection>();
         foreach (IConfigurationSection setting in section.GetChildren())
         {
-            switch (setting.Key.ToUpperInvariant())
+            if (!TryBindEnyimSetting(setting, options, Refuse))
             {
-                case "SERVERS":
-                    BindServers(setting, options, Refuse);
-                    break;
-                case "USELEGACYNODELOCATOR":
-                    if (Flag(setting, Refuse) == true)
-                    {
-                        options.KeyPlacement = KeyPlacement.EnyimMemcachedCoreLegacy;
-                    }
-
-                    break;
-                case "SUPPRESSEXCEPTION":
-                    if (Flag(setting, Refuse) is bool suppress)
-                    {
-                        options.OnServerFailure = suppress ? ServerFailurePolicy.Miss : ServerFailurePolicy.Throw;
-                    }
-
-                    break;
-                case "USESSLSTREAM":
-                    if (Flag(setting, Refuse) is bool tls)
-                    {
-                        options.Tls.Enabled = tls;
-                    }
-
-                    break;
-                case "USEIPV6":
-                    // Every address a host name resolves to is tried in turn, IPv6 and IPv4: nothing to choose.
-                    Flag(setting, Refuse);
-                    break;
-                case "PROTOCOL":
-                    // Binary or Text: keys, flags, values and expirations are the same in both and in the meta protocol
-                    // this package speaks, so both read each other's items.
-                    if (!(setting.Value is { } protocol && (protocol.Equals("Binary", StringComparison.OrdinalIgnoreCase) || protocol.Equals("Text", StringComparison.OrdinalIgnoreCase))))
-                    {
-                        Refuse(setting, $"'{setting.Value}' is not an EnyimMemcachedCore protocol (Binary or Text)");
-                    }
-
-                    break;
-                case "SOCKETPOOL":
-                    BindSocketPool(setting, options, Refuse);
-                    break;
-                case "AUTHENTICATION":
-                    if (setting.GetChildren().Any(child => child.Value is { Length: > 0 } || child.GetChildren().Any()))
-                    {
-                        Refuse(setting, "EnyimMemcachedCore authenticates with SASL over memcached's binary protocol, and memcached offers SASL to no "
-                            + "other protocol; this package speaks the meta (text) protocol, which memcached authenticates with a password file "
-                            + "(memcached -Y <authfile>, one 'user:password' per line). Start the servers with -Y and set UserName and Password "
-                            + "(a server started with -S, SASL, refuses every text client), or remove Authentication on a private network; "
-                            + "docs/migrating-from-enyim.md, \"Authentication\"");
-                    }
-
-                    break;
-                case "KEYTRANSFORMER":
-                    BindKeyTransformer(setting, options, Refuse);
-                    break;
-                case "TRANSCODER":
-                    string name = ClassName(setting.Value);
-                    if (name is not ("" or "DefaultTranscoder"))
-                    {
-                        Refuse(setting, $"only EnyimMemcachedCore's DefaultTranscoder items are shared with this package, not {setting.Value}'s: "
-                            + "remove the setting once no application reads or writes that transcoder's items (they would be unreadable: misses)");
-                    }
-
-                    break;
-                case "SSLCLIENTAUTH":
-                    BindSslClientAuth(setting, options, Refuse);
-                    break;
-                case "NODELOCATORFACTORY":
-                    Refuse(setting, "a custom node locator cannot be loaded; this package places keys as EnyimMemcachedCore's DefaultNodeLocator "
-                        + "(or LegacyNodeLocator with UseLegacyNodeLocator) or by ketama (KeyPlacement)");
-                    break;
-                default:
-                    own.Add(setting);
-                    break;
+                own.Add(setting);
             }
         }
 
         foreach (IConfigurationSection setting in own)
         {
             BindOwn(setting, options, Refuse);
+        }
+    }
+
+    /// <summary>Maps one of EnyimMemcachedCore's settings, accepts it as having nothing to map, or refuses it; false when it is not one.</summary>
+    private static bool TryBindEnyimSetting(IConfigurationSection setting, MemcachedClientOptions options, Action<IConfigurationSection, string> refuse)
+    {
+        switch (setting.Key.ToUpperInvariant())
+        {
+            case "SERVERS":
+                BindServers(setting, options, refuse);
+                break;
+            case "USELEGACYNODELOCATOR" or "SUPPRESSEXCEPTION" or "USESSLSTREAM" or "USEIPV6":
+                BindFlag(setting, options, refuse);
+                break;
+            case "PROTOCOL":
+                // Binary or Text: keys, flags, values and expirations are the same in both and in the meta protocol
+                // this package speaks, so both read each other's items.
+                if (!(setting.Value is { } protocol && (protocol.Equals("Binary", StringComparison.OrdinalIgnoreCase) || protocol.Equals("Text", StringComparison.OrdinalIgnoreCase))))
+                {
+                    refuse(setting, $"'{setting.Value}' is not an EnyimMemcachedCore protocol (Binary or Text)");
+                }
+
+                break;
+            case "SOCKETPOOL":
+                BindSocketPool(setting, options, refuse);
+                break;
+            case "AUTHENTICATION":
+                if (setting.GetChildren().Any(child => child.Value is { Length: > 0 } || child.GetChildren().Any()))
+                {
+                    refuse(setting, "EnyimMemcachedCore authenticates with SASL over memcached's binary protocol, and memcached offers SASL to no "
+                        + "other protocol; this package speaks the meta (text) protocol, which memcached authenticates with a password file "
+                        + "(memcached -Y <authfile>, one 'user:password' per line). Start the servers with -Y and set UserName and Password "
+                        + "(a server started with -S, SASL, refuses every text client), or remove Authentication on a private network; "
+                        + "docs/migrating-from-enyim.md, \"Authentication\"");
+                }
+
+                break;
+            case "KEYTRANSFORMER":
+                BindKeyTransformer(setting, options, refuse);
+                break;
+            case "TRANSCODER":
+                string name = ClassName(setting.Value);
+                if (name is not ("" or "DefaultTranscoder"))
+                {
+                    refuse(setting, $"only EnyimMemcachedCore's DefaultTranscoder items are shared with this package, not {setting.Value}'s: "
+                        + "remove the setting once no application reads or writes that transcoder's items (they would be unreadable: misses)");
+                }
+
+                break;
+            case "SSLCLIENTAUTH":
+                BindSslClientAuth(setting, options, refuse);
+                break;
+            case "NODELOCATORFACTORY":
+                refuse(setting, "a custom node locator cannot be loaded; this package places keys as EnyimMemcachedCore's DefaultNodeLocator "
+                    + "(or LegacyNodeLocator with UseLegacyNodeLocator) or by ketama (KeyPlacement)");
+                break;
+            default:
+                return false;
+        }
+
+        return true;
+    }
+
+    /// <summary>Binds one of EnyimMemcachedCore's true/false settings.</summary>
+    private static void BindFlag(IConfigurationSection setting, MemcachedClientOptions options, Action<IConfigurationSection, string> refuse)
+    {
+        bool? value = Flag(setting, refuse);
+        switch (setting.Key.ToUpperInvariant())
+        {
+            case "USELEGACYNODELOCATOR" when value == true:
+                options.KeyPlacement = KeyPlacement.EnyimMemcachedCoreLegacy;
+                break;
+            case "SUPPRESSEXCEPTION" when value is bool suppress:
+                options.OnServerFailure = suppress ? ServerFailurePolicy.Miss : ServerFailurePolicy.Throw;
+                break;
+            case "USESSLSTREAM" when value is bool tls:
+                options.Tls.Enabled = tls;
+                break;
+            default:
+                // Nothing to set: a refused value, UseLegacyNodeLocator false, or UseIPv6 (every address a host name resolves to is tried in turn, IPv6 and IPv4).
+                break;
         }
     }
 

@@ -9,6 +9,9 @@ internal sealed class ServerEndpoint
 {
     internal const int DefaultPort = 11211;
 
+    /// <summary>Well-formed entries, which the messages about a malformed one give as examples.</summary>
+    private const string Example = "for example 127.0.0.1:11211, cache-1:11211 or [::1]:11211";
+
     internal ServerEndpoint(string host, int port, int weight, bool? tls = null, string? tlsTargetHost = null)
     {
         Host = host;
@@ -44,7 +47,6 @@ internal sealed class ServerEndpoint
     {
         endpoint = null;
         string s = text.Trim();
-        const string Example = "for example 127.0.0.1:11211, cache-1:11211 or [::1]:11211";
         int scheme = s.IndexOf("://", StringComparison.Ordinal);
         if (scheme >= 0)
         {
@@ -70,43 +72,71 @@ internal sealed class ServerEndpoint
         }
 
         string host;
-        int port = DefaultPort;
-        if (s.StartsWith('['))
+        int port;
+        bool parsed = s.StartsWith('[')
+            ? TryParseBracketed(text, s, out host, out port, out error)
+            : TryParseHostAndPort(text, s, out host, out port, out error);
+        if (!parsed || !IsValidHost(text, host, out error))
         {
-            int close = s.IndexOf(']', StringComparison.Ordinal);
-            if (close < 0)
-            {
-                error = $"'{text}' opens an IPv6 bracket it does not close; write [address]:port (for example [::1]:11211)";
-                return false;
-            }
-
-            host = s[1..close];
-            string rest = s[(close + 1)..];
-            if (rest.Length > 0 && (!rest.StartsWith(':') || !TryParsePort(rest[1..], out port)))
-            {
-                error = $"'{text}' has an invalid port '{rest.TrimStart(':')}'; use a number from 1 to 65535 after the bracket (for example [::1]:11211)";
-                return false;
-            }
-        }
-        else
-        {
-            int colon = s.LastIndexOf(':');
-            if (colon >= 0 && s.IndexOf(':', StringComparison.Ordinal) != colon)
-            {
-                error = IPAddress.TryParse(s, out IPAddress? v6) || IPAddress.TryParse(s[..colon], out v6)
-                    ? $"'{text}' looks like an IPv6 address; write it in brackets, [address]:port (for example [::1]:11211)"
-                    : $"'{text}' has more than one ':'; write host:port ({Example})";
-                return false;
-            }
-
-            host = colon >= 0 ? s[..colon] : s;
-            if (colon >= 0 && !TryParsePort(s[(colon + 1)..], out port))
-            {
-                error = $"'{text}' has an invalid port '{s[(colon + 1)..]}'; use a number from 1 to 65535 (memcached listens on 11211 by default)";
-                return false;
-            }
+            return false;
         }
 
+        endpoint = new ServerEndpoint(host, port, weight, tls, tlsTargetHost);
+        return true;
+    }
+
+    /// <summary>Reads <c>[address][:port]</c>, an IPv6 address in brackets.</summary>
+    private static bool TryParseBracketed(string text, string s, out string host, out int port, out string error)
+    {
+        host = string.Empty;
+        port = DefaultPort;
+        int close = s.IndexOf(']', StringComparison.Ordinal);
+        if (close < 0)
+        {
+            error = $"'{text}' opens an IPv6 bracket it does not close; write [address]:port (for example [::1]:11211)";
+            return false;
+        }
+
+        host = s[1..close];
+        string rest = s[(close + 1)..];
+        if (rest.Length > 0 && (!rest.StartsWith(':') || !TryParsePort(rest[1..], out port)))
+        {
+            error = $"'{text}' has an invalid port '{rest.TrimStart(':')}'; use a number from 1 to 65535 after the bracket (for example [::1]:11211)";
+            return false;
+        }
+
+        error = string.Empty;
+        return true;
+    }
+
+    /// <summary>Reads <c>host[:port]</c>: a host name or IPv4 address, at most one ':'.</summary>
+    private static bool TryParseHostAndPort(string text, string s, out string host, out int port, out string error)
+    {
+        host = string.Empty;
+        port = DefaultPort;
+        int colon = s.LastIndexOf(':');
+        if (colon >= 0 && s.IndexOf(':', StringComparison.Ordinal) != colon)
+        {
+            error = IPAddress.TryParse(s, out IPAddress? v6) || IPAddress.TryParse(s[..colon], out v6)
+                ? $"'{text}' looks like an IPv6 address; write it in brackets, [address]:port (for example [::1]:11211)"
+                : $"'{text}' has more than one ':'; write host:port ({Example})";
+            return false;
+        }
+
+        host = colon >= 0 ? s[..colon] : s;
+        if (colon >= 0 && !TryParsePort(s[(colon + 1)..], out port))
+        {
+            error = $"'{text}' has an invalid port '{s[(colon + 1)..]}'; use a number from 1 to 65535 (memcached listens on 11211 by default)";
+            return false;
+        }
+
+        error = string.Empty;
+        return true;
+    }
+
+    /// <summary>Checks the host read from the entry: present, and a host name or an address literal.</summary>
+    private static bool IsValidHost(string text, string host, out string error)
+    {
         if (host.Length == 0)
         {
             error = $"'{text}' has no host; write host:port ({Example})";
@@ -119,7 +149,6 @@ internal sealed class ServerEndpoint
             return false;
         }
 
-        endpoint = new ServerEndpoint(host, port, weight, tls, tlsTargetHost);
         error = string.Empty;
         return true;
     }

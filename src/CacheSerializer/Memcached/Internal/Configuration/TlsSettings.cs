@@ -226,6 +226,53 @@ internal sealed class TlsSettings
         }
     }
 
+    /// <summary>Says why a certificate's chain was refused and what to change: at least one reason.</summary>
+    private static List<string> ChainReasons(X509Certificate2 certificate, X509Chain? chain, bool customTrust)
+    {
+        var reasons = new List<string>();
+        X509ChainStatusFlags status = X509ChainStatusFlags.NoError;
+        foreach (X509ChainStatus s in chain?.ChainStatus ?? [])
+        {
+            status |= s.Status;
+        }
+
+        if ((status & X509ChainStatusFlags.NotTimeValid) != 0)
+        {
+            reasons.Add(string.Create(CultureInfo.InvariantCulture, $"it is not valid now (valid from {certificate.NotBefore.ToUniversalTime():yyyy-MM-dd HH:mm:ss} to {certificate.NotAfter.ToUniversalTime():yyyy-MM-dd HH:mm:ss} UTC); renew the server's certificate"));
+        }
+
+        if ((status & (X509ChainStatusFlags.UntrustedRoot | X509ChainStatusFlags.PartialChain)) != 0)
+        {
+            reasons.Add(customTrust
+                ? $"it is not issued by a certificate authority of Tls.CaCertificatePath or Tls.CaCertificates (its issuer is '{certificate.Issuer}'); trust the CA that issued it"
+                : $"it is not issued by a certificate authority the system trusts (its issuer is '{certificate.Issuer}'); set MemcachedClientOptions.Tls.CaCertificatePath to the PEM file of the CA that issued it");
+        }
+
+        X509ChainStatusFlags other = status & ~(X509ChainStatusFlags.NotTimeValid | X509ChainStatusFlags.UntrustedRoot | X509ChainStatusFlags.PartialChain);
+        if (other != X509ChainStatusFlags.NoError || reasons.Count == 0)
+        {
+            reasons.Add($"its chain is invalid ({other})");
+        }
+
+        return reasons;
+    }
+
+    /// <summary>The names a certificate holds, as its subject alternative names, for a name mismatch's message.</summary>
+    private static string NamesOf(X509Certificate2 certificate)
+    {
+        var names = new List<string>();
+        foreach (X509Extension extension in certificate.Extensions)
+        {
+            if (extension is X509SubjectAlternativeNameExtension san)
+            {
+                names.AddRange(san.EnumerateDnsNames().Select(static n => "DNS:" + n));
+                names.AddRange(san.EnumerateIPAddresses().Select(static a => "IP:" + a));
+            }
+        }
+
+        return names.Count > 0 ? string.Join(", ", names) : $"no subject alternative name, subject '{certificate.Subject}'";
+    }
+
     /// <summary>Validates one server certificate and keeps, in words, why it was rejected.</summary>
     internal sealed class CertificateVerdict(string targetHost, bool acceptAny, bool customTrust)
     {
@@ -250,55 +297,13 @@ internal sealed class TlsSettings
                 return "the server sent no certificate";
             }
 
-            var reasons = new List<string>();
-            X509ChainStatusFlags status = X509ChainStatusFlags.NoError;
-            foreach (X509ChainStatus s in chain?.ChainStatus ?? [])
-            {
-                status |= s.Status;
-            }
-
-            if (errors.HasFlag(SslPolicyErrors.RemoteCertificateChainErrors))
-            {
-                if ((status & X509ChainStatusFlags.NotTimeValid) != 0)
-                {
-                    reasons.Add(string.Create(CultureInfo.InvariantCulture, $"it is not valid now (valid from {certificate.NotBefore.ToUniversalTime():yyyy-MM-dd HH:mm:ss} to {certificate.NotAfter.ToUniversalTime():yyyy-MM-dd HH:mm:ss} UTC); renew the server's certificate"));
-                }
-
-                if ((status & (X509ChainStatusFlags.UntrustedRoot | X509ChainStatusFlags.PartialChain)) != 0)
-                {
-                    reasons.Add(customTrust
-                        ? $"it is not issued by a certificate authority of Tls.CaCertificatePath or Tls.CaCertificates (its issuer is '{certificate.Issuer}'); trust the CA that issued it"
-                        : $"it is not issued by a certificate authority the system trusts (its issuer is '{certificate.Issuer}'); set MemcachedClientOptions.Tls.CaCertificatePath to the PEM file of the CA that issued it");
-                }
-
-                X509ChainStatusFlags other = status & ~(X509ChainStatusFlags.NotTimeValid | X509ChainStatusFlags.UntrustedRoot | X509ChainStatusFlags.PartialChain);
-                if (other != X509ChainStatusFlags.NoError || reasons.Count == 0)
-                {
-                    reasons.Add($"its chain is invalid ({other})");
-                }
-            }
-
+            List<string> reasons = errors.HasFlag(SslPolicyErrors.RemoteCertificateChainErrors) ? ChainReasons(certificate, chain, customTrust) : [];
             if (errors.HasFlag(SslPolicyErrors.RemoteCertificateNameMismatch))
             {
                 reasons.Add($"it is not issued for '{targetHost}' (it holds {NamesOf(certificate)}); connect by one of those names, or set MemcachedClientOptions.Tls.TargetHost (or tls=<name> on the server entry) to the name it holds");
             }
 
             return $"the server's certificate '{certificate.Subject}' was rejected: {string.Join("; ", reasons)}";
-        }
-
-        private static string NamesOf(X509Certificate2 certificate)
-        {
-            var names = new List<string>();
-            foreach (X509Extension extension in certificate.Extensions)
-            {
-                if (extension is X509SubjectAlternativeNameExtension san)
-                {
-                    names.AddRange(san.EnumerateDnsNames().Select(static n => "DNS:" + n));
-                    names.AddRange(san.EnumerateIPAddresses().Select(static a => "IP:" + a));
-                }
-            }
-
-            return names.Count > 0 ? string.Join(", ", names) : $"no subject alternative name, subject '{certificate.Subject}'";
         }
     }
 }
