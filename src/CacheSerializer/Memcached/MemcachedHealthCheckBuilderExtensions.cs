@@ -55,17 +55,15 @@ public static class MemcachedHealthCheckBuilderExtensions
     /// <exception cref="ArgumentNullException"><paramref name="builder"/> or <paramref name="clientName"/> is null.</exception>
     /// <exception cref="ArgumentException"><paramref name="clientName"/> is empty or white space.</exception>
     /// <remarks>The client is looked up when the check first runs (the registrations may come in either order); none
-    /// under that name makes the check fail with an <see cref="InvalidOperationException"/> saying so.</remarks>
+    /// under that name makes the check report <paramref name="failureStatus"/> with an <see cref="InvalidOperationException"/>
+    /// saying so.</remarks>
     public static IHealthChecksBuilder AddKeyedMemcached(this IHealthChecksBuilder builder, string clientName, string? name = null, HealthStatus? failureStatus = null, IEnumerable<string>? tags = null, TimeSpan? timeout = null)
     {
         ArgumentNullException.ThrowIfNull(builder);
         ArgumentException.ThrowIfNullOrWhiteSpace(clientName);
         return builder.Add(new HealthCheckRegistration(
             name ?? $"{DefaultName}:{clientName}",
-            provider => new MemcachedHealthCheck(
-                provider.GetKeyedService<MemcachedEngine>(clientName)
-                    ?? throw new InvalidOperationException($"No memcached client named '{clientName}' is registered: call services.AddKeyedMemcached(\"{clientName}\", ...)."),
-                clientName),
+            provider => new MemcachedHealthCheck(provider.GetKeyedService<MemcachedEngine>(clientName), clientName),
             failureStatus,
             tags,
             timeout));

@@ -20,7 +20,7 @@ public static class MemcachedServiceCollectionExtensions
     /// <summary>The subsection of the client's section whose values bind to <see cref="ProtobufTranscoderOptions"/>.</summary>
     public const string TranscoderSectionName = "ProtobufTranscoder";
 
-    private const string FromCode = "code (an Action<MemcachedClientOptions>)";
+    private const string FromCode = "an Action<MemcachedClientOptions>";
 
     /// <summary>
     /// Registers a singleton <see cref="MemcachedClient"/> configured in code, also as <see cref="IMemcachedClient"/>, and

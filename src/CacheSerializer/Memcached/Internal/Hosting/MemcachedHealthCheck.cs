@@ -6,14 +6,20 @@ namespace CacheSerializer.Memcached.Internal.Hosting;
 
 /// <summary>Healthy when every server of one client answers, Degraded when some are down, the registration's failure
 /// status when all are; a named client's description starts with its name.</summary>
-internal sealed class MemcachedHealthCheck(MemcachedEngine engine, string? clientName = null) : IHealthCheck
+/// <param name="engine">The client's engine; null when no client of that name is registered, which the check reports
+/// (thrown from <see cref="CheckHealthAsync"/>, the health check service gives the registration's failure status, where
+/// thrown from the registration's factory it would fail the whole report).</param>
+/// <param name="clientName">The client's name; null for the unnamed client.</param>
+internal sealed class MemcachedHealthCheck(MemcachedEngine? engine, string? clientName = null) : IHealthCheck
 {
     private readonly string _prefix = clientName is null ? string.Empty : $"memcached client '{clientName}': ";
 
     public async Task<HealthCheckResult> CheckHealthAsync(HealthCheckContext context, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(context);
-        IReadOnlyList<ServerState> servers = await engine.CheckServersAsync(cancellationToken).ConfigureAwait(false);
+        MemcachedEngine client = engine ?? throw new InvalidOperationException(
+            $"No memcached client named '{clientName}' is registered: call services.AddKeyedMemcached(\"{clientName}\", ...).");
+        IReadOnlyList<ServerState> servers = await client.CheckServersAsync(cancellationToken).ConfigureAwait(false);
         var data = new Dictionary<string, object>(StringComparer.Ordinal);
         foreach (ServerState server in servers)
         {

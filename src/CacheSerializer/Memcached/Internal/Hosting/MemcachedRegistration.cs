@@ -7,7 +7,7 @@ namespace CacheSerializer.Memcached.Internal.Hosting;
 /// start-up builds and probes, what the options validator checks, and what a second registration of the same client is
 /// refused against, naming where the first came from.</summary>
 /// <param name="Name">The client's name (its options' name and its service key); null for the unnamed client.</param>
-/// <param name="Source">Where its options come from, in words ("configuration section 'Memcached'", "code").</param>
+/// <param name="Source">Where its options come from, in words ("configuration section 'Memcached'", "an Action&lt;MemcachedClientOptions&gt;").</param>
 internal sealed record MemcachedRegistration(string? Name, string Source)
 {
     /// <summary>The client's name in messages: <c>the memcached client</c> or <c>the memcached client 'sessions'</c>.</summary>
