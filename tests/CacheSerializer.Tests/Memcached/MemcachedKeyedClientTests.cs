@@ -31,17 +31,41 @@ public sealed class MemcachedKeyedClientTests
         return (await raw.GetStatsAsync())[server.Endpoint]["curr_items"];
     }
 
-    [Fact]
-    public async Task AddKeyedMemcached_TwoClustersOnTwoServers_EachStoresOnlyOnItsOwnServerAndTheDefaultIsUnaffected()
+    /// <summary>Three clusters of one real server each: the unnamed client's and the named clients "sessions" and "reports".</summary>
+    private sealed class ThreeClusters : IDisposable
     {
-        using var sessionsServer = MemcachedServer.Start();
-        using var reportsServer = MemcachedServer.Start();
-        using var defaultServer = MemcachedServer.Start();
-        var services = new ServiceCollection();
-        services.AddMemcached(o => o.Servers.Add(defaultServer.Endpoint));
-        services.AddKeyedMemcached("sessions", o => o.Servers.Add(sessionsServer.Endpoint));
-        services.AddKeyedMemcached("reports", o => o.Servers.Add(reportsServer.Endpoint));
-        await using ServiceProvider provider = services.BuildServiceProvider();
+        public MemcachedServer Default { get; } = MemcachedServer.Start();
+
+        public MemcachedServer Sessions { get; } = MemcachedServer.Start();
+
+        public MemcachedServer Reports { get; } = MemcachedServer.Start();
+
+        /// <summary>Registers the three clients, <paramref name="reports"/> adding to the reports client's options.</summary>
+        public IServiceCollection Register(IServiceCollection services, Action<MemcachedClientOptions>? reports = null)
+        {
+            services.AddMemcached(o => o.Servers.Add(Default.Endpoint));
+            services.AddKeyedMemcached("sessions", o => o.Servers.Add(Sessions.Endpoint));
+            services.AddKeyedMemcached("reports", o =>
+            {
+                o.Servers.Add(Reports.Endpoint);
+                reports?.Invoke(o);
+            });
+            return services;
+        }
+
+        public void Dispose()
+        {
+            Default.Dispose();
+            Sessions.Dispose();
+            Reports.Dispose();
+        }
+    }
+
+    [Fact]
+    public async Task AddKeyedMemcached_TwoClustersOnTwoServers_OneInstancePerNameEachStoringOnlyOnItsOwnServerAndTheDefaultUnaffected()
+    {
+        using var clusters = new ThreeClusters();
+        await using ServiceProvider provider = clusters.Register(new ServiceCollection()).BuildServiceProvider();
         MemcachedClient sessions = provider.GetRequiredKeyedService<MemcachedClient>("sessions");
         MemcachedClient reports = provider.GetRequiredKeyedService<MemcachedClient>("reports");
         MemcachedClient unnamed = provider.GetRequiredService<MemcachedClient>();
@@ -58,36 +82,20 @@ public sealed class MemcachedKeyedClientTests
 
         Assert.Equal(MemcachedStoreResult.Stored, await unnamed.SetAsync("default:0", 0));
 
-        Assert.Equal(("10", "4", "1"), (await CurrItemsAsync(sessionsServer), await CurrItemsAsync(reportsServer), await CurrItemsAsync(defaultServer)));
-        Assert.Equal([sessionsServer.Endpoint], sessions.Servers);
-        Assert.Equal([reportsServer.Endpoint], reports.Servers);
-        Assert.Equal([defaultServer.Endpoint], unnamed.Servers);
+        Assert.Equal(("10", "4", "1"), (await CurrItemsAsync(clusters.Sessions), await CurrItemsAsync(clusters.Reports), await CurrItemsAsync(clusters.Default)));
+        Assert.Equal([clusters.Sessions.Endpoint], sessions.Servers);
+        Assert.Equal([clusters.Reports.Endpoint], reports.Servers);
+        Assert.Equal([clusters.Default.Endpoint], unnamed.Servers);
         Assert.False((await reports.GetAsync<int>("session:3")).Found);
         Assert.Equal(3, (await sessions.GetAsync<int>("session:3")).Value);
-    }
 
-    [Fact]
-    public async Task AddKeyedMemcached_KeyedResolution_ReturnsOneInstancePerNameAndDistinctFromTheDefault()
-    {
-        using var server = MemcachedServer.Start();
-        var services = new ServiceCollection();
-        services.AddMemcached(o => o.Servers.Add(server.Endpoint));
-        services.AddKeyedMemcached("a", o => o.Servers.Add(server.Endpoint));
-        services.AddKeyedMemcached("b", o => o.Servers.Add(server.Endpoint));
-        await using ServiceProvider provider = services.BuildServiceProvider();
-
-        MemcachedClient a = provider.GetRequiredKeyedService<MemcachedClient>("a");
-        MemcachedClient b = provider.GetRequiredKeyedService<MemcachedClient>("b");
-        MemcachedClient unnamed = provider.GetRequiredService<MemcachedClient>();
-
-        Assert.Same(a, provider.GetRequiredKeyedService<IMemcachedClient>("a"));
-        Assert.Same(a, provider.GetRequiredKeyedService<MemcachedClient>("a"));
-        Assert.Same(b, provider.GetRequiredKeyedService<IMemcachedClient>("b"));
+        Assert.Same(sessions, provider.GetRequiredKeyedService<IMemcachedClient>("sessions"));
+        Assert.Same(sessions, provider.GetRequiredKeyedService<MemcachedClient>("sessions"));
+        Assert.Same(reports, provider.GetRequiredKeyedService<IMemcachedClient>("reports"));
         Assert.Same(unnamed, provider.GetRequiredService<IMemcachedClient>());
-        Assert.NotSame(a, b);
-        Assert.NotSame(a.Engine, b.Engine);
-        Assert.NotSame(a.Engine, unnamed.Engine);
-        Assert.Null(provider.GetKeyedService<MemcachedClient>("c"));
+        Assert.NotSame(sessions.Engine, reports.Engine);
+        Assert.NotSame(sessions.Engine, unnamed.Engine);
+        Assert.Null(provider.GetKeyedService<MemcachedClient>("orders"));
     }
 
     [Fact]
@@ -207,13 +215,8 @@ public sealed class MemcachedKeyedClientTests
     [Fact]
     public async Task AddKeyedMemcachedDistributedCache_NamedClient_KeyedCacheStoresOnItsServerBesideTheDefaultOne()
     {
-        using var sessionsServer = MemcachedServer.Start();
-        using var defaultServer = MemcachedServer.Start();
-        var services = new ServiceCollection();
-        services.AddMemcached(o => o.Servers.Add(defaultServer.Endpoint));
-        services.AddKeyedMemcached("sessions", o => o.Servers.Add(sessionsServer.Endpoint));
-        services.AddKeyedMemcachedDistributedCache("sessions");
-        await using ServiceProvider provider = services.BuildServiceProvider();
+        using var clusters = new ThreeClusters();
+        await using ServiceProvider provider = clusters.Register(new ServiceCollection()).AddKeyedMemcachedDistributedCache("sessions").BuildServiceProvider();
         IDistributedCache sessions = provider.GetRequiredKeyedService<IDistributedCache>("sessions");
         IDistributedCache unnamed = provider.GetRequiredService<IDistributedCache>();
 
@@ -223,7 +226,8 @@ public sealed class MemcachedKeyedClientTests
         Assert.NotSame(sessions, unnamed);
         Assert.Equal([1, 2, 3], await sessions.GetAsync("cart"));
         Assert.Null(await unnamed.GetAsync("cart"));
-        Assert.Equal(("1", "1"), (await CurrItemsAsync(sessionsServer), await CurrItemsAsync(defaultServer)));
+        Assert.Equal(("1", "1", "0"), (await CurrItemsAsync(clusters.Sessions), await CurrItemsAsync(clusters.Default), await CurrItemsAsync(clusters.Reports)));
+        Assert.Null(provider.GetKeyedService<IDistributedCache>("reports"));
     }
 
     [Fact]
@@ -307,16 +311,9 @@ public sealed class MemcachedKeyedClientTests
     [Fact]
     public async Task CheckHealth_DefaultAndTwoNamedClientsOneClusterKilled_EachRegistrationReportsItsOwnCluster()
     {
-        using var sessionsServer = MemcachedServer.Start();
-        using var reportsServer = MemcachedServer.Start();
-        using var defaultServer = MemcachedServer.Start();
-        var services = new ServiceCollection();
-        services.AddLogging();
-        services.AddMemcached(o => o.Servers.Add(defaultServer.Endpoint));
-        services.AddKeyedMemcached("sessions", o => o.Servers.Add(sessionsServer.Endpoint));
-        services.AddKeyedMemcached("reports", o =>
+        using var clusters = new ThreeClusters();
+        IServiceCollection services = clusters.Register(new ServiceCollection().AddLogging(), reports: o =>
         {
-            o.Servers.Add(reportsServer.Endpoint);
             o.ConnectTimeout = TimeSpan.FromSeconds(1);
             o.ServerDownInterval = TimeSpan.FromSeconds(30);
         });
@@ -328,16 +325,16 @@ public sealed class MemcachedKeyedClientTests
         await using ServiceProvider provider = services.BuildServiceProvider();
         HealthCheckService health = provider.GetRequiredService<HealthCheckService>();
 
-        reportsServer.Kill();
+        clusters.Reports.Kill();
         HealthReport report = await health.CheckHealthAsync();
 
         Assert.Equal(["memcached", "memcached:sessions", "memcached:reports", "memcached:orders"], report.Entries.Keys);
         Assert.Equal((HealthStatus.Healthy, "all 1 memcached servers are up"), (report.Entries["memcached"].Status, report.Entries["memcached"].Description));
         Assert.Equal((HealthStatus.Healthy, "memcached client 'sessions': all 1 memcached servers are up"), (report.Entries["memcached:sessions"].Status, report.Entries["memcached:sessions"].Description));
         Assert.Equal(["ready"], report.Entries["memcached:sessions"].Tags);
-        Assert.Equal([sessionsServer.Endpoint], report.Entries["memcached:sessions"].Data.Keys);
+        Assert.Equal([clusters.Sessions.Endpoint], report.Entries["memcached:sessions"].Data.Keys);
         Assert.Equal(
-            (HealthStatus.Degraded, $"memcached client 'reports': 0 of 1 memcached servers are up; down: {reportsServer.Endpoint}"),
+            (HealthStatus.Degraded, $"memcached client 'reports': 0 of 1 memcached servers are up; down: {clusters.Reports.Endpoint}"),
             (report.Entries["memcached:reports"].Status, report.Entries["memcached:reports"].Description));
         Assert.Equal(HealthStatus.Unhealthy, report.Entries["memcached:orders"].Status);
         Assert.Equal("No memcached client named 'orders' is registered: call services.AddKeyedMemcached(\"orders\", ...).", report.Entries["memcached:orders"].Exception?.Message);
