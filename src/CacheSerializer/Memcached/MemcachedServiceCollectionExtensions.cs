@@ -13,11 +13,14 @@ using Microsoft.Extensions.Options;
 
 namespace Microsoft.Extensions.DependencyInjection;
 
-/// <summary>Registers the memcached client, <see cref="IMemcachedClient"/> and its <see cref="IDistributedCache"/> in a service collection.</summary>
+/// <summary>Registers the memcached client, <see cref="IMemcachedClient"/> and its <see cref="IDistributedCache"/> in a service
+/// collection, and further clusters as named (keyed) clients.</summary>
 public static class MemcachedServiceCollectionExtensions
 {
     /// <summary>The subsection of the client's section whose values bind to <see cref="ProtobufTranscoderOptions"/>.</summary>
     public const string TranscoderSectionName = "ProtobufTranscoder";
+
+    private const string FromCode = "an Action<MemcachedClientOptions>";
 
     /// <summary>
     /// Registers a singleton <see cref="MemcachedClient"/> configured in code, also as <see cref="IMemcachedClient"/>, and
@@ -27,6 +30,8 @@ public static class MemcachedServiceCollectionExtensions
     /// <param name="configure">Sets the options (at least one server).</param>
     /// <returns>The service collection.</returns>
     /// <exception cref="ArgumentNullException"><paramref name="services"/> or <paramref name="configure"/> is null.</exception>
+    /// <exception cref="InvalidOperationException">The unnamed client is already registered: a second set of servers is a
+    /// second client, registered with <see cref="AddKeyedMemcached(IServiceCollection, string, Action{MemcachedClientOptions})"/>.</exception>
     /// <remarks>The options are validated when the host starts (<c>ValidateOnStart</c>): an invalid one stops it with an
     /// <see cref="OptionsValidationException"/> listing every problem, each naming the setting and the fix. Without a
     /// host, the client is validated when first resolved (<see cref="MemcachedConfigurationException"/>). With a host,
@@ -35,8 +40,9 @@ public static class MemcachedServiceCollectionExtensions
     {
         ArgumentNullException.ThrowIfNull(services);
         ArgumentNullException.ThrowIfNull(configure);
+        Register(services, name: null, FromCode);
         services.AddOptions<MemcachedClientOptions>().Configure(configure);
-        return AddCore(services);
+        return AddCore(services, name: null);
     }
 
     /// <summary>
@@ -49,6 +55,8 @@ public static class MemcachedServiceCollectionExtensions
     /// <c>ProtobufTranscoder</c> subsection holding <see cref="ProtobufTranscoderOptions"/> properties for the package's transcoder.</param>
     /// <returns>The service collection.</returns>
     /// <exception cref="ArgumentNullException"><paramref name="services"/> or <paramref name="configuration"/> is null.</exception>
+    /// <exception cref="InvalidOperationException">The unnamed client is already registered: a second set of servers is a
+    /// second client, registered with <see cref="AddKeyedMemcached(IServiceCollection, string, IConfiguration)"/>.</exception>
     /// <remarks>
     /// The options are validated when the host starts (<c>ValidateOnStart</c>): an invalid one stops it with an
     /// <see cref="OptionsValidationException"/> listing every problem, each naming the setting's path in the configuration
@@ -66,9 +74,99 @@ public static class MemcachedServiceCollectionExtensions
     {
         ArgumentNullException.ThrowIfNull(services);
         ArgumentNullException.ThrowIfNull(configuration);
+        Register(services, name: null, FromSection(configuration));
+        Bind(services.AddOptions<MemcachedClientOptions>(), configuration);
+        return AddCore(services, name: null);
+    }
+
+    /// <summary>
+    /// Registers a second (third, ...) cluster: a singleton <see cref="MemcachedClient"/> named <paramref name="name"/>,
+    /// configured in code, with its own servers, ring and options, resolvable as the keyed services
+    /// <c>[FromKeyedServices(name)] MemcachedClient</c> and <c>[FromKeyedServices(name)] IMemcachedClient</c>.
+    /// </summary>
+    /// <param name="services">The service collection.</param>
+    /// <param name="name">The client's name: its service key, and the name of its <see cref="MemcachedClientOptions"/>
+    /// (<c>IOptionsMonitor&lt;MemcachedClientOptions&gt;.Get(name)</c>).</param>
+    /// <param name="configure">Sets the options (at least one server).</param>
+    /// <returns>The service collection.</returns>
+    /// <exception cref="ArgumentNullException"><paramref name="services"/>, <paramref name="name"/> or <paramref name="configure"/> is null.</exception>
+    /// <exception cref="ArgumentException"><paramref name="name"/> is empty or white space.</exception>
+    /// <exception cref="InvalidOperationException">A client is already registered under <paramref name="name"/>.</exception>
+    /// <remarks>The client is validated, built and probed at start-up as the unnamed one is (each problem prefixed with
+    /// <c>memcached client 'name':</c>). It does not become the application's <see cref="IDistributedCache"/>: call
+    /// <see cref="AddKeyedMemcachedDistributedCache"/> for a keyed one.</remarks>
+    public static IServiceCollection AddKeyedMemcached(this IServiceCollection services, string name, Action<MemcachedClientOptions> configure)
+    {
+        ArgumentNullException.ThrowIfNull(services);
+        ArgumentException.ThrowIfNullOrWhiteSpace(name);
+        ArgumentNullException.ThrowIfNull(configure);
+        Register(services, name, FromCode);
+        services.AddOptions<MemcachedClientOptions>(name).Configure(configure);
+        return AddCore(services, name);
+    }
+
+    /// <summary>
+    /// Registers a second (third, ...) cluster: a singleton <see cref="MemcachedClient"/> named <paramref name="name"/>,
+    /// bound to a configuration section as <see cref="AddMemcached(IServiceCollection, IConfiguration)"/> binds one (an
+    /// EnyimMemcachedCore section included), with its own servers, ring and options, resolvable as the keyed services
+    /// <c>[FromKeyedServices(name)] MemcachedClient</c> and <c>[FromKeyedServices(name)] IMemcachedClient</c>.
+    /// </summary>
+    /// <param name="services">The service collection.</param>
+    /// <param name="name">The client's name: its service key, and the name of its <see cref="MemcachedClientOptions"/>
+    /// (<c>IOptionsMonitor&lt;MemcachedClientOptions&gt;.Get(name)</c>).</param>
+    /// <param name="configuration">The client's section, as for <see cref="AddMemcached(IServiceCollection, IConfiguration)"/>.</param>
+    /// <returns>The service collection.</returns>
+    /// <exception cref="ArgumentNullException"><paramref name="services"/>, <paramref name="name"/> or <paramref name="configuration"/> is null.</exception>
+    /// <exception cref="ArgumentException"><paramref name="name"/> is empty or white space.</exception>
+    /// <exception cref="InvalidOperationException">A client is already registered under <paramref name="name"/>.</exception>
+    /// <remarks>The client is validated, built and probed at start-up as the unnamed one is (each problem prefixed with
+    /// <c>memcached client 'name':</c>, then the setting's path). It does not become the application's
+    /// <see cref="IDistributedCache"/>: call <see cref="AddKeyedMemcachedDistributedCache"/> for a keyed one.</remarks>
+    public static IServiceCollection AddKeyedMemcached(this IServiceCollection services, string name, IConfiguration configuration)
+    {
+        ArgumentNullException.ThrowIfNull(services);
+        ArgumentException.ThrowIfNullOrWhiteSpace(name);
+        ArgumentNullException.ThrowIfNull(configuration);
+        Register(services, name, FromSection(configuration));
+        Bind(services.AddOptions<MemcachedClientOptions>(name), configuration);
+        return AddCore(services, name);
+    }
+
+    /// <summary>
+    /// Registers the keyed <see cref="IDistributedCache"/> <c>[FromKeyedServices(name)] IDistributedCache</c> over the
+    /// client named <paramref name="name"/>; the application's unkeyed <see cref="IDistributedCache"/> is left as it is.
+    /// </summary>
+    /// <param name="services">The service collection.</param>
+    /// <param name="name">The name the client was registered with by <c>AddKeyedMemcached</c>.</param>
+    /// <returns>The service collection.</returns>
+    /// <exception cref="ArgumentNullException"><paramref name="services"/> or <paramref name="name"/> is null.</exception>
+    /// <exception cref="ArgumentException"><paramref name="name"/> is empty or white space.</exception>
+    /// <exception cref="InvalidOperationException">No client is registered under <paramref name="name"/> yet: call
+    /// <c>AddKeyedMemcached</c> first.</exception>
+    /// <remarks>To make it the unkeyed one (what ASP.NET session state and HybridCache resolve), register
+    /// <c>services.AddSingleton&lt;IDistributedCache&gt;(sp =&gt; sp.GetRequiredKeyedService&lt;IDistributedCache&gt;(name))</c>
+    /// after it (docs/client.md, "Several clusters").</remarks>
+    public static IServiceCollection AddKeyedMemcachedDistributedCache(this IServiceCollection services, string name)
+    {
+        ArgumentNullException.ThrowIfNull(services);
+        ArgumentException.ThrowIfNullOrWhiteSpace(name);
+        if (MemcachedRegistration.Find(services, name) is null)
+        {
+            throw new InvalidOperationException(
+                $"AddKeyedMemcachedDistributedCache(\"{name}\") found no memcached client named '{name}': call services.AddKeyedMemcached(\"{name}\", ...) before it.");
+        }
+
+        services.AddKeyedSingleton<IDistributedCache>(name, static (provider, key) =>
+            new MemcachedDistributedCache(provider.GetRequiredKeyedService<MemcachedEngine>(key)));
+        return services;
+    }
+
+    /// <summary>Binds a client's section into the options of that name: the package's own shape or EnyimMemcachedCore's,
+    /// unknown keys refused, the transcoder built from its subsection.</summary>
+    private static void Bind(OptionsBuilder<MemcachedClientOptions> builder, IConfiguration configuration)
+    {
         IConfigurationSection transcoderSection = configuration.GetSection(TranscoderSectionName);
         bool enyim = EnyimSection.IsEnyimShape(configuration);
-        OptionsBuilder<MemcachedClientOptions> builder = services.AddOptions<MemcachedClientOptions>();
         _ = enyim
             ? builder.Configure(options => EnyimSection.Apply(configuration, options))
             : builder.Bind(configuration).Configure(options => OwnSection.FindUnknownKeys(configuration, TranscoderSectionName, options.BindingProblems));
@@ -95,21 +193,53 @@ public static class MemcachedServiceCollectionExtensions
                 }
             }
         });
-        return AddCore(services);
     }
 
-    private static IServiceCollection AddCore(IServiceCollection services)
+    /// <summary>Records the client's registration, refusing a second one of the same client: its options would merge
+    /// (two server lists in one ring, so keys move between the clusters), which the configuration system does silently.</summary>
+    /// <exception cref="InvalidOperationException">The client is already registered.</exception>
+    private static void Register(IServiceCollection services, string? name, string source)
     {
-        services.AddOptions<MemcachedClientOptions>().ValidateOnStart();
-        services.TryAddEnumerable(ServiceDescriptor.Singleton<IValidateOptions<MemcachedClientOptions>, MemcachedOptionsValidator>());
-        // One engine per service provider, shared by the client (its front) and the hosting adapters.
-        services.TryAddSingleton(static provider => new MemcachedEngine(
-            provider.GetRequiredService<IOptions<MemcachedClientOptions>>().Value,
-            provider.GetService<ILoggerFactory>()));
-        services.TryAddSingleton(static provider => new MemcachedClient(provider.GetRequiredService<MemcachedEngine>()));
-        services.TryAddSingleton<IMemcachedClient>(static provider => provider.GetRequiredService<MemcachedClient>());
-        services.Replace(ServiceDescriptor.Singleton<IDistributedCache>(static provider =>
-            new MemcachedDistributedCache(provider.GetRequiredService<MemcachedEngine>())));
+        if (MemcachedRegistration.Find(services, name) is { } first)
+        {
+            (string call, string another, string configure) = name is null
+                ? ("AddMemcached was called twice", "a name of its own (services.AddKeyedMemcached(\"<name>\", ...), resolved as [FromKeyedServices(\"<name>\")] IMemcachedClient)", "(...)")
+                : ($"AddKeyedMemcached was called twice with the name '{name}'", "another name", $"(\"{name}\", ...)");
+            throw new InvalidOperationException(
+                $"{call}: {first.Description} is already registered from {first.Source}, and this call (from {source}) would add its servers to the same client's ring, "
+                + $"so keys would move between the two clusters. Register another cluster under {another}; to change the registered client's settings, call services.Configure<MemcachedClientOptions>{configure}.");
+        }
+
+        services.AddSingleton(new MemcachedRegistration(name, source));
+    }
+
+    private static string FromSection(IConfiguration configuration) =>
+        configuration is IConfigurationSection section ? $"configuration section '{section.Path}'" : "a configuration root";
+
+    private static IServiceCollection AddCore(IServiceCollection services, string? name)
+    {
+        services.AddOptions<MemcachedClientOptions>(name ?? Microsoft.Extensions.Options.Options.DefaultName).ValidateOnStart();
+        services.TryAddEnumerable(ServiceDescriptor.Singleton<IValidateOptions<MemcachedClientOptions>, RegisteredClientsValidator>());
+        if (name is null)
+        {
+            // One engine per client and service provider, shared by the client (its front) and the hosting adapters.
+            services.TryAddSingleton(static provider => new MemcachedEngine(
+                provider.GetRequiredService<IOptions<MemcachedClientOptions>>().Value,
+                provider.GetService<ILoggerFactory>()));
+            services.TryAddSingleton(static provider => new MemcachedClient(provider.GetRequiredService<MemcachedEngine>()));
+            services.TryAddSingleton<IMemcachedClient>(static provider => provider.GetRequiredService<MemcachedClient>());
+            services.Replace(ServiceDescriptor.Singleton<IDistributedCache>(static provider =>
+                new MemcachedDistributedCache(provider.GetRequiredService<MemcachedEngine>())));
+        }
+        else
+        {
+            services.AddKeyedSingleton(name, static (provider, key) => new MemcachedEngine(
+                provider.GetRequiredService<IOptionsMonitor<MemcachedClientOptions>>().Get((string)key!),
+                provider.GetService<ILoggerFactory>()));
+            services.AddKeyedSingleton(name, static (provider, key) => new MemcachedClient(provider.GetRequiredKeyedService<MemcachedEngine>(key)));
+            services.AddKeyedSingleton<IMemcachedClient>(name, static (provider, key) => provider.GetRequiredKeyedService<MemcachedClient>(key));
+        }
+
         services.TryAddEnumerable(ServiceDescriptor.Singleton<IHostedService, MemcachedStartup>());
         return services;
     }
