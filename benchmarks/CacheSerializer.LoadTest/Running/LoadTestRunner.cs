@@ -1,4 +1,3 @@
-using System.Runtime.InteropServices;
 using CacheSerializer.LoadTest.Display;
 using CacheSerializer.LoadTest.Mix;
 using CacheSerializer.LoadTest.Results;
@@ -39,91 +38,72 @@ internal static class LoadTestRunner
         return [.. defaults.Select(name => ContenderCatalog.Get(name, maxItemBytes))];
     }
 
-    /// <summary>Runs every pass.</summary>
+    /// <summary>Runs every pass, through the skeleton of every run (<see cref="ScenarioRunner"/>): its parts are the
+    /// contenders' passes, then in the short mode a repeat of the first one.</summary>
     /// <param name="settings">The settings, validated here.</param>
     /// <param name="display">Where progress goes.</param>
     /// <param name="cancellationToken">Ctrl+C: the current pass stops, the rest are skipped, the servers stop.</param>
     /// <returns>The report.</returns>
-    public static async Task<LoadTestReport> RunAsync(LoadTestSettings settings, IProgressDisplay display, CancellationToken cancellationToken)
+    public static Task<LoadTestReport> RunAsync(LoadTestSettings settings, IProgressDisplay display, CancellationToken cancellationToken)
     {
         settings.Validate();
         IReadOnlyList<Contender> contenders = SelectContenders(settings.Contenders, settings.Profile, settings.MaxItemBytes);
-        var start = RunStart.Now();
-
         var mix = ValueMix.Create(settings.Profile, settings.Keys, settings.Seed);
-
-        using var servers = ServerSet.Open(settings);
-
-        // A terminal closed or a kill (SIGHUP, SIGTERM) ends the process without running finally blocks; stop the
-        // started servers on the way out anyway, so no memcached outlives the run.
-        void StopServers(object? sender, EventArgs e) => servers.Dispose();
-        AppDomain.CurrentDomain.ProcessExit += StopServers;
-        using var hup = PosixSignalRegistration.Create(PosixSignal.SIGHUP, _ => servers.Dispose());
-        try
-        {
-            return await RunPassesAsync(settings, display, contenders, mix, servers, start, cancellationToken).ConfigureAwait(false);
-        }
-        finally
-        {
-            AppDomain.CurrentDomain.ProcessExit -= StopServers;
-        }
-    }
-
-    private static async Task<LoadTestReport> RunPassesAsync(
-        LoadTestSettings settings, IProgressDisplay display, IReadOnlyList<Contender> contenders, ValueMix mix, ServerSet servers, RunStart start, CancellationToken cancellationToken)
-    {
-        int[] keysPerShape = mix.KeysPerShape();
-
-        string serverLine = $"{string.Join(", ", servers.Endpoints)} ({servers.Description})";
-        display.Message($"memcached: {serverLine}");
-        display.Message(settings.Operations is long ops
-            ? $"{contenders.Count} contenders, {ops:N0} operations each, {settings.Users} users, {settings.Keys:N0} keys, {settings.ReadRatio:P0} gets"
-            : $"{contenders.Count} contenders, {settings.Duration.TotalSeconds:0.#} s each, {settings.Users} users, {settings.Keys:N0} keys, {settings.ReadRatio:P0} gets");
-        if (settings.KillNodeAt is TimeSpan killAt)
-        {
-            display.Message($"fault mode: {servers.Endpoints[^1]} is killed {killAt.TotalSeconds:0.#} s into each pass and restarted {settings.RestartNodeAfter.TotalSeconds:0.#} s later; auto-eject {(settings.AutoEject ? "on" : "off")}");
-        }
-
         double? loadAtStart = RunReadability.ReadLoadAverage();
-        var passes = new List<PassResult>();
-        PassResult? repeat = null;
 
         // The short mode runs its first contender once more at the end: how far the two passes differ is the noise that
         // every throughput ratio of the run carries (RunReadability).
         int passCount = settings.Short && contenders.Count > 0 ? contenders.Count + 1 : contenders.Count;
-        for (int i = 0; i < passCount && !cancellationToken.IsCancellationRequested; i++)
-        {
-            Contender contender = contenders[i % contenders.Count];
-            int passIndex = i;
-            var progress = new PassProgress(i < contenders.Count ? contender.Name : $"{contender.Name} (repeat)", new PassCounters(), settings.Duration, settings.Operations);
-            ValueMix contenderMix = mix.For(contender.Input);
-            Task<PassResult> pass = Task.Run(() => ContenderPass.RunAsync(contender, passIndex, servers, settings, contenderMix, progress, cancellationToken), CancellationToken.None);
-            try
-            {
-                PassResult result = await display.TrackAsync(progress, pass).ConfigureAwait(false);
-                if (i < contenders.Count)
-                {
-                    passes.Add(result);
-                }
-                else
-                {
-                    repeat = result;
-                }
-            }
-            catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
-            {
-                // Ctrl+C before the users started (during the flush or the first stats): nothing of this pass to report.
-                break;
-            }
-        }
+        return ScenarioRunner.RunAsync(
+            () => ServerSet.Open(settings),
+            servers => Describe(settings, contenders.Count, servers),
+            Enumerable.Range(0, passCount),
+            (passIndex, servers) => RunPassAsync(passIndex, contenders, settings, mix, servers, display, cancellationToken),
+            summary: null,
+            results => Report(settings, contenders.Count, mix, loadAtStart, results, display),
+            display.Message,
+            cancellationToken);
+    }
 
-        RunReadability? readability = settings.Short && passes.Count > 0
+    /// <summary>The lines that say what runs: the contenders and the load, and the fault mode's outage.</summary>
+    private static IEnumerable<string> Describe(LoadTestSettings settings, int contenders, ServerSet servers)
+    {
+        yield return settings.Operations is long ops
+            ? $"{contenders} contenders, {ops:N0} operations each, {settings.Users} users, {settings.Keys:N0} keys, {settings.ReadRatio:P0} gets"
+            : $"{contenders} contenders, {settings.Duration.TotalSeconds:0.#} s each, {settings.Users} users, {settings.Keys:N0} keys, {settings.ReadRatio:P0} gets";
+        if (settings.KillNodeAt is TimeSpan killAt)
+        {
+            yield return $"fault mode: {servers.Endpoints[^1]} is killed {killAt.TotalSeconds:0.#} s into each pass and restarted {settings.RestartNodeAfter.TotalSeconds:0.#} s later; auto-eject {(settings.AutoEject ? "on" : "off")}";
+        }
+    }
+
+    /// <summary>One pass (the contenders in turn, then the short mode's repeat of the first), shown while it runs.</summary>
+    private static Task<PassResult> RunPassAsync(
+        int passIndex, IReadOnlyList<Contender> contenders, LoadTestSettings settings, ValueMix mix, ServerSet servers, IProgressDisplay display, CancellationToken cancellationToken)
+    {
+        Contender contender = contenders[passIndex % contenders.Count];
+        string name = passIndex < contenders.Count ? contender.Name : $"{contender.Name} (repeat)";
+        var progress = new PassProgress(name, new PassCounters(), settings.Duration, settings.Operations);
+        ValueMix contenderMix = mix.For(contender.Input);
+        Task<PassResult> pass = Task.Run(() => ContenderPass.RunAsync(contender, passIndex, servers, settings, contenderMix, progress, cancellationToken), CancellationToken.None);
+        return display.TrackAsync(progress, pass);
+    }
+
+    /// <summary>The report's own fields: the passes done, the short mode's repeat (the part after the contenders') and
+    /// whether the run's throughput ratios can be read (warned of here).</summary>
+    private static LoadTestReport Report(
+        LoadTestSettings settings, int contenders, ValueMix mix, double? loadAtStart, IReadOnlyList<PassResult> results, IProgressDisplay display)
+    {
+        int[] keysPerShape = mix.KeysPerShape();
+        PassResult[] passes = [.. results.Take(contenders)];
+        PassResult? repeat = results.Count > contenders ? results[contenders] : null;
+        RunReadability? readability = settings.Short && passes.Length > 0
             ? new RunReadability(
                 Environment.ProcessorCount,
                 loadAtStart,
                 RunReadability.ReadLoadAverage(),
                 passes.Min(p => p.Operations),
-                repeat is null ? null : repeat.Contender,
+                repeat?.Contender,
                 passes[0].OperationsPerSecond,
                 repeat?.OperationsPerSecond ?? 0)
             : null;
@@ -137,12 +117,7 @@ internal static class LoadTestRunner
 
         return new LoadTestReport
         {
-            Started = start.Started,
-            Finished = DateTimeOffset.UtcNow,
-            Machine = RunStart.MachineLine(),
-            LoadAverage = start.LoadAverageLine(),
             Settings = settings,
-            Servers = serverLine,
             Mix = [.. mix.Shapes.Select((s, i) => new ShapeSummary(s.Name, s.Share, keysPerShape[i], s.Description))],
             Passes = passes,
             Repeat = repeat,

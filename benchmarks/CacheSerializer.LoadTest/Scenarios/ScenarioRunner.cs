@@ -1,13 +1,15 @@
 using System.Diagnostics;
+using System.Runtime.InteropServices;
 using CacheSerializer.LocalServers;
 
 namespace CacheSerializer.LoadTest.Scenarios;
 
-/// <summary>The skeleton of every scenario run: start memcached, run each part (a farm mode, a change kind) in turn
-/// against it, log a line per part, stop the servers (also on Ctrl+C or a failure), and report what it ran on.</summary>
+/// <summary>The skeleton of every run (the main pass, a scenario): open the memcached servers, run each part (a
+/// contender's pass, a farm mode, a change kind) in turn against them, log a line per part, stop the servers (also on
+/// Ctrl+C, a failure, a closed terminal or a kill), and report what it ran on.</summary>
 internal static class ScenarioRunner
 {
-    /// <summary>Runs the parts of a scenario.</summary>
+    /// <summary>Runs the parts of a scenario on servers started here.</summary>
     /// <typeparam name="TPart">What one part is (a mode, a change kind).</typeparam>
     /// <typeparam name="TResult">What one part measured.</typeparam>
     /// <typeparam name="TReport">The scenario's report.</typeparam>
@@ -22,7 +24,7 @@ internal static class ScenarioRunner
     /// <param name="cancellationToken">Ctrl+C: the current part stops, the rest are skipped, the servers stop.</param>
     /// <returns>The report.</returns>
     /// <exception cref="ServerUnavailableException">memcached is not installed (the message says how) or did not start.</exception>
-    public static async Task<TReport> RunAsync<TPart, TResult, TReport>(
+    public static Task<TReport> RunAsync<TPart, TResult, TReport>(
         ScenarioSettings settings,
         int memoryMegabytes,
         string description,
@@ -35,13 +37,95 @@ internal static class ScenarioRunner
         where TReport : ScenarioReport
     {
         settings.Validate();
+        return RunAsync(
+            () => ServerSet.Start(settings.Nodes, $"-m {memoryMegabytes}"),
+            _ => [description],
+            parts,
+            (part, servers) => runPart(part, [.. servers.Endpoints]),
+            summary,
+            report,
+            log.WriteLine,
+            cancellationToken);
+    }
+
+    /// <summary>Runs the parts of a run on servers opened by <paramref name="open"/> (started with the run's own
+    /// arguments, or given), and stops them at the end; also when the process exits or gets SIGHUP (a terminal closed, a
+    /// kill), which end it without running finally blocks, so that no memcached outlives the run.</summary>
+    /// <typeparam name="TPart">What one part is (a contender's pass, a mode, a change kind).</typeparam>
+    /// <typeparam name="TResult">What one part measured.</typeparam>
+    /// <typeparam name="TReport">The run's report.</typeparam>
+    /// <param name="open">Opens the servers (<see cref="ServerSet.Open"/>, <see cref="ServerSet.Start"/>); they are disposed here.</param>
+    /// <param name="describe">The lines that say what runs, logged after the servers' (they may name a server).</param>
+    /// <param name="parts">The parts, run in this order.</param>
+    /// <param name="runPart">Runs one part against the servers.</param>
+    /// <param name="summary">The line logged after a part, or null when <paramref name="runPart"/> shows its own progress and end.</param>
+    /// <param name="report">Makes the report from the results of the parts done; the run's own fields are filled in here.</param>
+    /// <param name="log">Where lines go.</param>
+    /// <param name="cancellationToken">Ctrl+C: the current part stops, the rest are skipped, the servers stop. A part
+    /// that ends in <see cref="OperationCanceledException"/> once it is requested (before it had anything to report)
+    /// ends the loop without a result.</param>
+    /// <returns>The report.</returns>
+    /// <exception cref="ServerUnavailableException">memcached is not installed (the message says how) or did not start.</exception>
+    public static async Task<TReport> RunAsync<TPart, TResult, TReport>(
+        Func<ServerSet> open,
+        Func<ServerSet, IEnumerable<string>> describe,
+        IEnumerable<TPart> parts,
+        Func<TPart, ServerSet, Task<TResult>> runPart,
+        Func<TResult, string>? summary,
+        Func<IReadOnlyList<TResult>, TReport> report,
+        Action<string> log,
+        CancellationToken cancellationToken)
+        where TReport : ScenarioReport
+    {
         var start = RunStart.Now();
-        string arguments = $"-m {memoryMegabytes}";
-        using var servers = ServerSet.Start(settings.Nodes, arguments);
-        string[] endpoints = [.. servers.Endpoints];
-        string serverLine = $"{string.Join(", ", endpoints)} ({servers.Description})";
-        log.WriteLine($"memcached: {serverLine}");
-        log.WriteLine(description);
+        using ServerSet servers = open();
+        void StopServers(object? sender, EventArgs e) => servers.Dispose();
+        AppDomain.CurrentDomain.ProcessExit += StopServers;
+        using var hangUp = PosixSignalRegistration.Create(PosixSignal.SIGHUP, _ => servers.Dispose());
+        try
+        {
+            string serverLine = $"{string.Join(", ", servers.Endpoints)} ({servers.Description})";
+            log($"memcached: {serverLine}");
+            foreach (string line in describe(servers))
+            {
+                log(line);
+            }
+
+            IReadOnlyList<TResult> results = await RunPartsAsync(parts, part => runPart(part, servers), summary, log, cancellationToken).ConfigureAwait(false);
+            ScenarioReport made = report(results);
+            return (TReport)(made with
+            {
+                Started = start.Started,
+                Finished = DateTimeOffset.UtcNow,
+                Machine = RunStart.MachineLine(),
+                LoadAverage = start.LoadAverageLine(),
+                Servers = serverLine,
+            });
+        }
+        finally
+        {
+            AppDomain.CurrentDomain.ProcessExit -= StopServers;
+        }
+    }
+
+    /// <summary>Runs the parts in turn until they are done or Ctrl+C: a part is not started once it is requested, and a
+    /// part that ends in <see cref="OperationCanceledException"/> then (stopped before it had anything to report) ends
+    /// the loop without a result.</summary>
+    /// <typeparam name="TPart">What one part is.</typeparam>
+    /// <typeparam name="TResult">What one part measured.</typeparam>
+    /// <param name="parts">The parts, run in this order.</param>
+    /// <param name="runPart">Runs one part.</param>
+    /// <param name="summary">The line logged after a part, or null.</param>
+    /// <param name="log">Where lines go.</param>
+    /// <param name="cancellationToken">Ctrl+C.</param>
+    /// <returns>The results of the parts done, in order.</returns>
+    public static async Task<IReadOnlyList<TResult>> RunPartsAsync<TPart, TResult>(
+        IEnumerable<TPart> parts,
+        Func<TPart, Task<TResult>> runPart,
+        Func<TResult, string>? summary,
+        Action<string> log,
+        CancellationToken cancellationToken)
+    {
         var results = new List<TResult>();
         foreach (TPart part in parts)
         {
@@ -50,20 +134,25 @@ internal static class ScenarioRunner
                 break;
             }
 
-            TResult result = await runPart(part, endpoints).ConfigureAwait(false);
-            log.WriteLine(summary(result));
+            TResult result;
+            try
+            {
+                result = await runPart(part).ConfigureAwait(false);
+            }
+            catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
+            {
+                break;
+            }
+
+            if (summary is not null)
+            {
+                log(summary(result));
+            }
+
             results.Add(result);
         }
 
-        ScenarioReport made = report(results);
-        return (TReport)(made with
-        {
-            Started = start.Started,
-            Finished = DateTimeOffset.UtcNow,
-            Machine = RunStart.MachineLine(),
-            LoadAverage = start.LoadAverageLine(),
-            Servers = serverLine,
-        });
+        return results;
     }
 
     /// <summary>Waits until <paramref name="clock"/> reads <paramref name="at"/> (at once when it has passed): the step
