@@ -129,6 +129,10 @@ public sealed class MemcachedClientOptions
     /// with the options' own by validation.</summary>
     internal List<MemcachedConfigurationException> BindingProblems { get; } = [];
 
+    /// <summary>Gets the warnings found while binding a configuration section (a setting that has no effect, as in the
+    /// application it comes from), logged once at start-up.</summary>
+    internal List<string> BindingWarnings { get; } = [];
+
     /// <summary>Gets or sets the host name resolver; tests wrap the system resolver to observe re-resolution.</summary>
     internal Func<string, CancellationToken, Task<System.Net.IPAddress[]>>? HostResolver { get; set; }
 

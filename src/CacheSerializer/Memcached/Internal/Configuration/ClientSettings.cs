@@ -41,6 +41,7 @@ internal sealed class ClientSettings
         map.Take(nameof(o.Transcoder), o.Transcoder, shown: o.Transcoder?.GetType().Name ?? "(default)");
         MaxReplyData = o.MaxValueSize + Protocol.MetaReplyParser.ReplyMargin;
         HostResolver = o.HostResolver ?? ResolveOnOwnThread;
+        BindingWarnings = [.. o.BindingWarnings];
     }
 
     internal IReadOnlyList<ServerEndpoint> Servers { get; }
@@ -104,6 +105,9 @@ internal sealed class ClientSettings
 
     /// <summary>Gets every setting in words, as the mapping described them (the start-up log's; secrets hidden).</summary>
     internal string Description { get; private set; } = string.Empty;
+
+    /// <summary>Gets the warnings of binding the configuration section, for the start-up log.</summary>
+    internal IReadOnlyList<string> BindingWarnings { get; }
 
     /// <summary>Gets the resolver called on every connect (the system's DNS unless a test wraps it).</summary>
     internal Func<string, CancellationToken, Task<System.Net.IPAddress[]>> HostResolver { get; }

@@ -23,15 +23,6 @@ internal static class EnyimSection
         "SuppressException", "SslClientAuth", "NodeLocatorFactory",
     };
 
-    /// <summary>EnyimMemcachedCore's key transformers by class name (its configuration names them by type name).</summary>
-    private static readonly Dictionary<string, MemcachedKeyTransformer?> KeyTransformers = new(StringComparer.Ordinal)
-    {
-        ["DefaultKeyTransformer"] = MemcachedKeyTransformer.None,
-        ["SHA1KeyTransformer"] = MemcachedKeyTransformer.Sha1,
-        ["Base64KeyTransformer"] = MemcachedKeyTransformer.Base64,
-        ["TigerHashKeyTransformer"] = null,
-    };
-
     /// <summary>Whether <paramref name="section"/> is in EnyimMemcachedCore's shape rather than the package's own.</summary>
     public static bool IsEnyimShape(IConfiguration section) =>
         section.GetChildren().Any(child => EnyimOnly.Contains(child.Key))
@@ -101,7 +92,7 @@ internal static class EnyimSection
 
                 break;
             case "KEYTRANSFORMER":
-                BindKeyTransformer(setting, options, refuse);
+                EnyimKeyTransformer.Bind(setting, options, refuse);
                 break;
             case "TRANSCODER":
                 string name = ClassName(setting.Value);
@@ -232,30 +223,6 @@ internal static class EnyimSection
         }
     }
 
-    private static void BindKeyTransformer(IConfigurationSection setting, MemcachedClientOptions options, Action<IConfigurationSection, string> refuse)
-    {
-        string name = ClassName(setting.Value);
-        if (name.Length == 0)
-        {
-            return;
-        }
-
-        if (!KeyTransformers.TryGetValue(name, out MemcachedKeyTransformer? transformer))
-        {
-            refuse(setting, $"the key transformer '{setting.Value}' cannot be loaded; this package rewrites keys as EnyimMemcachedCore's "
-                + "DefaultKeyTransformer, SHA1KeyTransformer and Base64KeyTransformer do (KeyTransformer: None, Sha1, Base64)");
-        }
-        else if (transformer is null)
-        {
-            refuse(setting, "TigerHashKeyTransformer is not offered; its keys cannot be found by this package. Switch the "
-                + "EnyimMemcachedCore application to SHA1KeyTransformer first (a one-time cold cache), then migrate");
-        }
-        else
-        {
-            options.KeyTransformer = transformer.Value;
-        }
-    }
-
     private static void BindSslClientAuth(IConfigurationSection auth, MemcachedClientOptions options, Action<IConfigurationSection, string> refuse)
     {
         foreach (IConfigurationSection setting in auth.GetChildren())
@@ -338,7 +305,7 @@ internal static class EnyimSection
         return null;
     }
 
-    /// <summary>The class name in a type name as EnyimMemcachedCore's configuration takes it: full, short or assembly-qualified.</summary>
+    /// <summary>The class name in a type name: full, short or assembly-qualified.</summary>
     private static string ClassName(string? typeName)
     {
         string name = (typeName ?? string.Empty).Split(',')[0].Trim();

@@ -6,13 +6,19 @@ namespace CacheSerializer.Memcached.Internal.Configuration;
 internal static partial class StartupLog
 {
     /// <summary>Logs the settings the client runs with (every option, as <see cref="ClientSettings"/> maps and describes
-    /// them), what TLS and authentication come to, and the transcoder; then warns of weak security settings.</summary>
+    /// them), what TLS and authentication come to, and the transcoder; then warns of configuration settings that had no
+    /// effect and of weak security settings.</summary>
     internal static void Write(ClientSettings settings, ILogger logger)
     {
         if (logger.IsEnabled(LogLevel.Information))
         {
             (string tls, string authentication) = settings.DescribeSecurity();
             LogStarted(logger, settings.Servers.Count, settings.Description, tls, authentication, settings.TranscoderDescription);
+        }
+
+        foreach (string warning in settings.BindingWarnings)
+        {
+            LogBindingWarning(logger, warning);
         }
 
         WarnOfWeakSecurity(settings, logger);
@@ -45,4 +51,7 @@ internal static partial class StartupLog
 
     [LoggerMessage(EventId = 13, Level = LogLevel.Warning, Message = "memcached client: the password of user '{UserName}' is sent in clear text to {Servers}, which are reached without TLS; anyone on the network path can read it (set MemcachedClientOptions.Tls.Enabled)")]
     private static partial void LogPasswordInClearText(ILogger logger, string userName, string servers);
+
+    [LoggerMessage(EventId = 14, Level = LogLevel.Warning, Message = "memcached client: {Warning}")]
+    private static partial void LogBindingWarning(ILogger logger, string warning);
 }
