@@ -5,6 +5,7 @@ using CacheSerializer.Tests.Memcached.Fixtures;
 using CacheSerializer.Tests.Transcoding;
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Logging;
 
 namespace CacheSerializer.Tests.Memcached;
 
@@ -81,6 +82,39 @@ public sealed class MemcachedClientEnyimSectionTests(MemcachedServerFixture fixt
         Assert.InRange(placedElsewhereByCallerKey, 100, 300);
         Assert.Equal(keys[7], await client.GetValueAsync<string>(keys[7]));
         Assert.Equal([keys[7]], (await client.GetManyAsync<string>([keys[7]])).Keys); // the caller's key, not the stored one
+    }
+
+    [Fact]
+    public async Task SetAsync_ShortSha1KeyTransformerName_KeysStoredUnchangedOnTheServerEnyimMemcachedCorePicksAndWarnedOnceAtStart()
+    {
+        // EnyimMemcachedCore loads "SHA1KeyTransformer" with Type.GetType, which finds nothing for a name without its
+        // namespace, and keeps DefaultKeyTransformer (cnblogs/EnyimMemcachedCore at e383c4c742190da94007579ccb7377443021a7eb,
+        // src/Enyim.Caching/Configuration/MemcachedClientConfiguration.cs, the constructor): its keys are stored as given.
+        var logs = new ListLoggerProvider();
+        await using ServiceProvider provider = Section("127.0.0.1", """, "KeyTransformer": "SHA1KeyTransformer" """)
+            .AddLogging(logging => logging.AddProvider(logs))
+            .BuildServiceProvider();
+        MemcachedClient client = provider.GetRequiredService<MemcachedClient>();
+        string run = Guid.NewGuid().ToString("N");
+        string[] keys = [.. Enumerable.Range(0, 300).Select(i => $"short-sha1:{run}:{i}")];
+        var enyim = new EnyimLocator([.. fixture.Servers.Select(s => $"127.0.0.1:{s.Port}")], legacy: false);
+
+        IReadOnlyList<IReadOnlyCollection<string>> found = await PlacementProbe.StoreAndFindAsync(fixture, client, keys);
+
+        for (int s = 0; s < 3; s++)
+        {
+            Assert.All(found[s], key => Assert.Equal(s, enyim.Locate(Encoding.UTF8.GetBytes(key))));
+        }
+
+        Assert.Equal(
+            [
+                "memcached client: enyimMemcached:KeyTransformer: 'SHA1KeyTransformer' is not a type Type.GetType finds (it takes the "
+                + "exact full name, Enyim.Caching.Memcached.SHA1KeyTransformer), so EnyimMemcachedCore ignored it and kept keys "
+                + "unchanged (its DefaultKeyTransformer); this client keeps them unchanged too, so both find the same items. To "
+                + "really use SHA1KeyTransformer, write \"Enyim.Caching.Memcached.SHA1KeyTransformer\" in every application's "
+                + "setting at once (that re-keys the whole cache: every entry is missed once); else remove the setting",
+            ],
+            logs.Entries.Where(static e => e.Level == LogLevel.Warning).Select(static e => e.Message));
     }
 
     /// <summary>SHA1KeyTransformer's key: base64 of the SHA-1 of the key's UTF-16LE code units.</summary>

@@ -91,16 +91,6 @@ public sealed class EnyimSectionTests
         Assert.Equal(0x0101u, Assert.IsType<ProtobufTranscoder>(options.Transcoder).Serialize(new Order { Id = 7 }).Flags);
     }
 
-    [Theory]
-    [InlineData("Enyim.Caching.Memcached.DefaultKeyTransformer", MemcachedKeyTransformer.None)]
-    [InlineData("Enyim.Caching.Memcached.SHA1KeyTransformer, Enyim.Caching", MemcachedKeyTransformer.Sha1)]
-    [InlineData("Enyim.Caching.Memcached.Base64KeyTransformer", MemcachedKeyTransformer.Base64)]
-    [InlineData("", MemcachedKeyTransformer.None)]
-    public void AddMemcached_EnyimKeyTransformer_MapsByTypeName(string typeName, MemcachedKeyTransformer expected)
-    {
-        Assert.Equal(expected, Bind($$"""{ {{Servers}}, "KeyTransformer": "{{typeName}}" }""").KeyTransformer);
-    }
-
     [Fact]
     public void AddMemcached_OwnSettingsBesideEnyimOnes_WinOverTheMapping()
     {
@@ -113,8 +103,6 @@ public sealed class EnyimSectionTests
 
     [Theory]
     [InlineData("""{ "Authentication": { "Type": "Enyim.Caching.Memcached.PlainTextAuthenticator", "Parameters": { "zone": "", "userName": "u", "password": "p" } } }""", "enyimMemcached:Authentication", "SASL")]
-    [InlineData("""{ "KeyTransformer": "Enyim.Caching.Memcached.TigerHashKeyTransformer" }""", "enyimMemcached:KeyTransformer", "TigerHashKeyTransformer is not offered")]
-    [InlineData("""{ "KeyTransformer": "MyApp.LowerCaseKeys, MyApp" }""", "enyimMemcached:KeyTransformer", "cannot be loaded")]
     [InlineData("""{ "Transcoder": "BinaryFormatterTranscoder" }""", "enyimMemcached:Transcoder", "only EnyimMemcachedCore's DefaultTranscoder items")]
     [InlineData("""{ "Transcoder": "Enyim.Caching.Memcached.Transcoders.MessagePackTranscoder" }""", "enyimMemcached:Transcoder", "only EnyimMemcachedCore's DefaultTranscoder items")]
     [InlineData("""{ "Protocol": "Udp" }""", "enyimMemcached:Protocol", "not an EnyimMemcachedCore protocol")]
