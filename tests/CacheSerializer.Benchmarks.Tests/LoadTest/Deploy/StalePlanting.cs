@@ -5,9 +5,15 @@ using CacheSerializer.LoadTest.Deploy.Models;
 namespace CacheSerializer.Benchmarks.Tests.LoadTest.Deploy;
 
 /// <summary>The one stale value of a run: which key it was planted in and which version it replaced.</summary>
-internal sealed partial class StalePlanting
+/// <param name="fromVersion">The lowest version a read must find to be planted in (at least 3). The higher it is, the
+/// more updates a read that found it would have had to wait out for version 1 not to be stale for it: on a machine
+/// so loaded that one read spans an update and a fill (a 2-core machine at load 20), 3 is not enough.</param>
+internal sealed partial class StalePlanting(int fromVersion = 3)
 {
     private int _planted;
+
+    /// <summary>Gets the lowest version a read must find to be planted in.</summary>
+    public int FromVersion => fromVersion;
 
     /// <summary>Gets the number of the key whose read got the planted value (-1: none yet).</summary>
     public int Key { get; private set; } = -1;
@@ -15,7 +21,7 @@ internal sealed partial class StalePlanting
     /// <summary>Gets the version the read found in memcached, which the planted version 1 replaced.</summary>
     public int Replaced { get; private set; }
 
-    /// <summary>Turns the first product read at version 3 or later into version 1 of its key, in place. Version 3 or
+    /// <summary>Turns the first product read at <see cref="FromVersion"/> or later into version 1 of its key, in place. Version 3 or
     /// later: the delete or overwrite made for version 2 had completed before that version was written, so before any
     /// read that found it began (unless that read waited out a whole update and fill), and version 1 is stale for it.</summary>
     public void Plant(object? value)
@@ -26,7 +32,7 @@ internal sealed partial class StalePlanting
             ChangeNone.V2 v2 => (v2.Id, v2.Name),
             _ => null,
         };
-        if (product is not { Name: { } name } || VersionOf(name) < 3 || Interlocked.Exchange(ref _planted, 1) == 1)
+        if (product is not { Name: { } name } || VersionOf(name) < fromVersion || Interlocked.Exchange(ref _planted, 1) == 1)
         {
             return;
         }
