@@ -128,32 +128,20 @@ public sealed class MemcachedClient : IMemcachedClient, IAsyncDisposable, IDispo
     }
 
     /// <inheritdoc/>
-    public Task<bool> DeleteAsync(string key, CancellationToken cancellationToken = default)
-    {
-        MemcachedKey encoded = _engine.Key(key);
-        return _engine.ExecuteAsync(encoded, KeyRequest.Delete(encoded), cancellationToken);
-    }
+    public Task<bool> DeleteAsync(string key, CancellationToken cancellationToken = default) =>
+        _engine.DeleteAsync(key, cancellationToken);
 
     /// <inheritdoc/>
-    public Task<bool> TouchAsync(string key, TimeSpan? expiration, CancellationToken cancellationToken = default)
-    {
-        MemcachedKey encoded = _engine.Key(key);
-        return _engine.ExecuteAsync(encoded, KeyRequest.Touch(encoded, expiration, _engine.Wins), cancellationToken);
-    }
+    public Task<bool> TouchAsync(string key, TimeSpan? expiration, CancellationToken cancellationToken = default) =>
+        _engine.TouchAsync(key, expiration, cancellationToken);
 
     /// <inheritdoc/>
-    public Task<ulong?> IncrementAsync(string key, ulong delta = 1, ulong? initialValue = null, TimeSpan? expiration = null, CancellationToken cancellationToken = default)
-    {
-        MemcachedKey encoded = _engine.Key(key);
-        return _engine.ExecuteAsync(encoded, new ArithmeticRequest(encoded, decrement: false, delta, initialValue, expiration), cancellationToken);
-    }
+    public Task<ulong?> IncrementAsync(string key, ulong delta = 1, ulong? initialValue = null, TimeSpan? expiration = null, CancellationToken cancellationToken = default) =>
+        _engine.ArithmeticAsync(key, decrement: false, delta, initialValue, expiration, cancellationToken);
 
     /// <inheritdoc/>
-    public Task<ulong?> DecrementAsync(string key, ulong delta = 1, ulong? initialValue = null, TimeSpan? expiration = null, CancellationToken cancellationToken = default)
-    {
-        MemcachedKey encoded = _engine.Key(key);
-        return _engine.ExecuteAsync(encoded, new ArithmeticRequest(encoded, decrement: true, delta, initialValue, expiration), cancellationToken);
-    }
+    public Task<ulong?> DecrementAsync(string key, ulong delta = 1, ulong? initialValue = null, TimeSpan? expiration = null, CancellationToken cancellationToken = default) =>
+        _engine.ArithmeticAsync(key, decrement: true, delta, initialValue, expiration, cancellationToken);
 
     /// <inheritdoc/>
     /// <remarks>One factory call per expiry across the farm: in-process single flight, then memcached's recache flags

@@ -111,6 +111,27 @@ internal sealed partial class MemcachedEngine : IDisposable
     internal Task<MemcachedStoreResult> StoreAsync(StoreMode mode, string key, CacheItem item, TimeSpan? expiration, ulong cas, CancellationToken cancellationToken) =>
         StoreAsync(mode, Key(key), item, expiration, cas, cancellationToken);
 
+    /// <summary>Deletes a caller's key (<c>md</c>).</summary>
+    internal Task<bool> DeleteAsync(string key, CancellationToken cancellationToken)
+    {
+        MemcachedKey encoded = Key(key);
+        return ExecuteAsync(encoded, KeyRequest.Delete(encoded), cancellationToken);
+    }
+
+    /// <summary>Sets a new expiration on a caller's key; a win the touch receives (an item marked stale) is handed back.</summary>
+    internal Task<bool> TouchAsync(string key, TimeSpan? expiration, CancellationToken cancellationToken)
+    {
+        MemcachedKey encoded = Key(key);
+        return ExecuteAsync(encoded, KeyRequest.Touch(encoded, expiration, Wins), cancellationToken);
+    }
+
+    /// <summary>Increments or decrements a caller's key (<c>ma</c>), creating it with <paramref name="initialValue"/> if given.</summary>
+    internal Task<ulong?> ArithmeticAsync(string key, bool decrement, ulong delta, ulong? initialValue, TimeSpan? expiration, CancellationToken cancellationToken)
+    {
+        MemcachedKey encoded = Key(key);
+        return ExecuteAsync(encoded, new ArithmeticRequest(encoded, decrement, delta, initialValue, expiration), cancellationToken);
+    }
+
     /// <summary>Sends a request on a key to the key's server.</summary>
     internal Task<TResult> ExecuteAsync<TResult>(in MemcachedKey key, MemcachedRequest<TResult> request, CancellationToken cancellationToken) =>
         ExecuteValueAsync(Locate(key), request, cancellationToken).AsTask();

@@ -43,8 +43,7 @@ internal sealed class MemcachedDistributedCache : IDistributedCache
     public Task RemoveAsync(string key, CancellationToken token = default)
     {
         ArgumentNullException.ThrowIfNull(key);
-        MemcachedKey encoded = _engine.Key(key);
-        return _engine.ExecuteAsync(encoded, KeyRequest.Delete(encoded), token);
+        return _engine.DeleteAsync(key, token);
     }
 
     public void Set(string key, byte[] value, DistributedCacheEntryOptions options) => SetAsync(key, value, options).GetAwaiter().GetResult();
@@ -146,8 +145,7 @@ internal sealed class MemcachedDistributedCache : IDistributedCache
             // second then costs one command per read, and an entry never lapses more than a tenth of its window early.
             if (reply.Ttl < 0 || wanted - reply.Ttl > wanted / 10)
             {
-                MemcachedKey encoded = _engine.Key(key);
-                await _engine.ExecuteAsync(encoded, KeyRequest.Touch(encoded, ttl, _engine.Wins), token).ConfigureAwait(false);
+                await _engine.TouchAsync(key, ttl, token).ConfigureAwait(false);
             }
         }
 
