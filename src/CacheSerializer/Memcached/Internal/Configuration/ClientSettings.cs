@@ -6,7 +6,6 @@ namespace CacheSerializer.Memcached.Internal.Configuration;
 internal sealed class ClientSettings
 {
     private readonly TlsSettings? _tls;
-    private readonly GetOrCreateOptions _getOrCreate;
 
     /// <summary>Maps the options into the settings, one line per option, in the order the options describe themselves:
     /// each line takes the value, checks it and describes it (<see cref="SettingsMap"/>). Adding an option to
@@ -29,7 +28,7 @@ internal sealed class ClientSettings
         KeyTransformer = map.Take(nameof(o.KeyTransformer), o.KeyTransformer, static v => Enum.IsDefined(v) ? null : $"must be None, Sha1 or Base64, not {(int)v}");
         AutoEject = map.Take(nameof(o.AutoEject), o.AutoEject);
         FlushOnReturn = map.Take(nameof(o.FlushOnReturn), o.FlushOnReturn);
-        _getOrCreate = map.Take(nameof(o.GetOrCreate), o.GetOrCreate, shown: o.GetOrCreate?.ToString());
+        map.Take(nameof(o.GetOrCreate), o.GetOrCreate, shown: o.GetOrCreate?.ToString());
         foreach ((string property, string problem) in map.Validates ? o.GetOrCreate?.Problems() ?? [] : [])
         {
             map.Problem($"{nameof(o.GetOrCreate)}.{property}", problem);
@@ -151,7 +150,7 @@ internal sealed class ClientSettings
         }
 
         // What only valid options can give: the resolved defaults of get-or-create, and the transcoder.
-        settings.GetOrCreate = EntryPolicy.FromDefaults(settings._getOrCreate);
+        settings.GetOrCreate = EntryPolicy.FromDefaults(options.GetOrCreate);
         settings.Transcoder = PackageDefaults.Transcoder(options.Transcoder, options.MaxValueSize);
         settings.PooledReads = settings.Transcoder is ProtobufTranscoder;
         settings.Description = map.Describe();
