@@ -1,6 +1,7 @@
 using System.Buffers;
 using System.Text;
 using System.Threading.Tasks.Sources;
+using CacheSerializer.Memcached.Internal.Engine;
 using CacheSerializer.Memcached.Internal.FailurePolicy;
 using CacheSerializer.Memcached.Internal.Protocol;
 
@@ -67,7 +68,8 @@ internal abstract class MemcachedRequest
 /// (<see cref="IValueTaskSource{TResult}"/>), so a call allocates no task or completion source for it.</summary>
 /// <remarks>A request is awaited once, by the node that sent it. It completes once: the first of <see cref="Publish"/>,
 /// <see cref="Fail"/> and <see cref="Cancel"/> wins, and its continuation runs on the thread pool, never inline on the
-/// connection's read thread, so no caller can stall it.</remarks>
+/// connection's read thread, so no caller can stall it; a synchronous caller (<see cref="SyncCall"/>) runs it on its own
+/// thread instead, the read thread only queueing it there.</remarks>
 internal abstract class MemcachedRequest<TResult> : MemcachedRequest, IValueTaskSource<TResult>
 {
     private ManualResetValueTaskSourceCore<TResult> _completion = new() { RunContinuationsAsynchronously = true };
@@ -148,6 +150,7 @@ internal abstract class MemcachedRequest<TResult> : MemcachedRequest, IValueTask
     private protected void ResetForReuse()
     {
         _completion.Reset();
+        _completion.RunContinuationsAsynchronously = true;
         _result = default!;
         _error = null;
         Outcome = "error";
@@ -161,8 +164,18 @@ internal abstract class MemcachedRequest<TResult> : MemcachedRequest, IValueTask
 
     ValueTaskSourceStatus IValueTaskSource<TResult>.GetStatus(short token) => _completion.GetStatus(token);
 
-    void IValueTaskSource<TResult>.OnCompleted(Action<object?> continuation, object? state, short token, ValueTaskSourceOnCompletedFlags flags) =>
-        _completion.OnCompleted(continuation, state, token, flags);
+    void IValueTaskSource<TResult>.OnCompleted(Action<object?> continuation, object? state, short token, ValueTaskSourceOnCompletedFlags flags)
+    {
+        if (SyncCall.Current is not { } sync)
+        {
+            _completion.OnCompleted(continuation, state, token, flags);
+            return;
+        }
+
+        // A synchronous caller awaits on its own thread: the completing thread only hands it the continuation.
+        _completion.RunContinuationsAsynchronously = false;
+        _completion.OnCompleted(SyncCall.PostToCaller, sync.Pending(continuation, state), token, flags);
+    }
 
     /// <summary>The reply is read: its result waits for <see cref="Publish"/> (the read side publishes the results of a
     /// batch of replies together, once the batch is read).</summary>

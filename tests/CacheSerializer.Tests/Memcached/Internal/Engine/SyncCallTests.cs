@@ -1,0 +1,149 @@
+using System.Diagnostics;
+using CacheSerializer.LocalServers;
+using CacheSerializer.Memcached;
+using CacheSerializer.Memcached.Internal.Engine;
+using CacheSerializer.Tests.Memcached.Fixtures;
+
+namespace CacheSerializer.Tests.Memcached.Internal.Engine;
+
+/// <summary>Synchronous calls (issue 38, item 7) complete on the calling thread without a thread-pool thread: the
+/// reader thread hands the reply's continuation to the waiting caller. Runs alone (the starved-pool collection): the
+/// tests block every pool thread of the process.</summary>
+[Collection(MemcachedClientStarvedPoolTests.Name)]
+public sealed class SyncCallTests
+{
+    private const int Calls = 500;
+
+    [Fact]
+    public void Run_EveryPoolThreadBlocked_SetsAndGetsCompleteOnTheCallersThread()
+    {
+        using var server = MemcachedServer.Start();
+        using var client = new MemcachedClient(new MemcachedClientOptions { Servers = { server.Endpoint }, OnServerFailure = ServerFailurePolicy.Throw });
+        Assert.Equal(MemcachedStoreResult.Stored, SyncCall.Run(() => client.SetAsync("warm", 1))); // the connection is open
+
+        int fewestWaiting = int.MaxValue;
+        var results = new List<(MemcachedStoreResult Stored, MemcachedGetResult<string> Read)>();
+        using (BlockPool())
+        {
+            RunOnOwnThread(() =>
+            {
+                for (int i = 0; i < Calls; i++)
+                {
+                    MemcachedStoreResult stored = SyncCall.Run(() => client.SetAsync($"sync:{i}", $"value {i}"));
+                    MemcachedGetResult<string> read = SyncCall.Run(() => client.GetAsync<string>($"sync:{i}"));
+                    results.Add((stored, read));
+                    fewestWaiting = Math.Min(fewestWaiting, (int)ThreadPool.PendingWorkItemCount);
+                }
+            });
+        }
+
+        // Measured from a starved pool, not assumed: work waited for a pool thread through every call.
+        Assert.True(fewestWaiting > 0, $"at times no work item waited for a pool thread ({fewestWaiting}): not starved");
+        Assert.Equal(Calls, results.Count);
+        for (int i = 0; i < Calls; i++)
+        {
+            Assert.Equal(MemcachedStoreResult.Stored, results[i].Stored);
+            Assert.True(results[i].Read.Found);
+            Assert.Equal($"value {i}", results[i].Read.Value);
+        }
+    }
+
+    [Fact]
+    public void Run_ManyKeysAcrossTwoServersWithPoolBlocked_ReturnsEveryValue()
+    {
+        // A batch awaits one request per server: each reply's continuation comes back to the caller.
+        using var first = MemcachedServer.Start();
+        using var second = MemcachedServer.Start();
+        using var client = new MemcachedClient(new MemcachedClientOptions { Servers = { first.Endpoint, second.Endpoint }, OnServerFailure = ServerFailurePolicy.Throw });
+        string[] keys = Enumerable.Range(0, 40).Select(i => $"many:{i}").ToArray();
+        foreach (string key in keys)
+        {
+            Assert.Equal(MemcachedStoreResult.Stored, SyncCall.Run(() => client.SetAsync(key, key.Length)));
+        }
+
+        IReadOnlyDictionary<string, int> values = new Dictionary<string, int>();
+        using (BlockPool())
+        {
+            RunOnOwnThread(() => values = SyncCall.Run(() => client.GetManyAsync<int>(keys)));
+        }
+
+        Assert.Equal(2, keys.Select(client.GetServerForKey).Distinct().Count());
+        Assert.Equal(keys.Order(), values.Keys.Order());
+        Assert.All(keys, key => Assert.Equal(key.Length, values[key]));
+    }
+
+    [Fact]
+    public void Run_ServerDownUnderThrowPolicy_ThrowsMemcachedExceptionUnwrapped()
+    {
+        var server = MemcachedServer.Start();
+        string endpoint = server.Endpoint;
+        server.Dispose();
+        using var client = new MemcachedClient(new MemcachedClientOptions { Servers = { endpoint }, OnServerFailure = ServerFailurePolicy.Throw, ConnectTimeout = TimeSpan.FromMilliseconds(500) });
+
+        MemcachedException error = Assert.Throws<MemcachedException>(() => SyncCall.Run(() => client.GetAsync<string>("down")));
+
+        Assert.Equal(MemcachedErrorKind.ConnectFailed, error.Kind);
+    }
+
+    [Fact]
+    public void Run_NestedInAnotherSyncCall_EachReturnsItsOwnResult()
+    {
+        using var server = MemcachedServer.Start();
+        using var client = new MemcachedClient(new MemcachedClientOptions { Servers = { server.Endpoint } });
+        SyncCall.Run(() => client.SetAsync("outer", "a"));
+        SyncCall.Run(() => client.SetAsync("inner", "b"));
+
+        string joined = SyncCall.Run(async () =>
+        {
+            string? outer = await client.GetValueAsync<string>("outer");
+            string? inner = SyncCall.Run(() => client.GetValueAsync<string>("inner"));
+            return outer + inner;
+        });
+
+        Assert.Equal("ab", joined);
+    }
+
+    /// <summary>Blocks every pool thread, plus more work waiting for one, until disposed.</summary>
+    private static IDisposable BlockPool()
+    {
+        var release = new ManualResetEventSlim();
+        Task[] blockers = Enumerable.Range(0, ThreadPool.ThreadCount + 64).Select(_ => Task.Run(() => release.Wait())).ToArray();
+        Assert.True(SpinWait.SpinUntil(() => ThreadPool.PendingWorkItemCount > 0, Bound.NotStuck), "the pool never had work waiting");
+        return new Unblock(release, blockers);
+    }
+
+    /// <summary>Runs <paramref name="body"/> on a thread of its own (the pool is blocked) and rethrows what it threw.</summary>
+    private static void RunOnOwnThread(Action body)
+    {
+        Exception? error = null;
+        var thread = new Thread(() =>
+        {
+            try
+            {
+                body();
+            }
+            catch (Exception ex)
+            {
+                error = ex;
+            }
+        })
+        { IsBackground = true, Name = "sync caller" };
+        var clock = Stopwatch.StartNew();
+        thread.Start();
+        Assert.True(thread.Join(Bound.Burst), $"the synchronous calls did not finish within {Bound.Burst.TotalSeconds:F0} s with the pool blocked");
+        if (error is not null)
+        {
+            throw new Xunit.Sdk.XunitException($"the synchronous caller failed after {clock.ElapsedMilliseconds} ms: {error}");
+        }
+    }
+
+    private sealed class Unblock(ManualResetEventSlim release, Task[] blockers) : IDisposable
+    {
+        public void Dispose()
+        {
+            release.Set();
+            Task.WaitAll(blockers, Bound.Burst);
+            release.Dispose();
+        }
+    }
+}
