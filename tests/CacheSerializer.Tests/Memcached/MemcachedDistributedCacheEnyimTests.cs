@@ -65,6 +65,16 @@ public sealed class MemcachedDistributedCacheEnyimTests : IDisposable
 
     private static string Companion(string key) => EnyimDistributedCacheEmulation.Companion(key);
 
+    /// <summary>Runs the same calls on an old server's cache and on the migration phase's, each on a key of its own.</summary>
+    private async Task<(string Old, string New)> OnOldAndMigrationAsync(string name, Func<IDistributedCache, string, Task> calls)
+    {
+        string oldKey = MemcachedServerFixture.UniqueKey(name + "-old");
+        string newKey = MemcachedServerFixture.UniqueKey(name + "-new");
+        await calls(Cache("old"), oldKey);
+        await calls(Cache("migration"), newKey);
+        return (oldKey, newKey);
+    }
+
     /// <summary>memcached counts whole seconds, and a loaded machine is late; a TTL past 30 days is sent as a Unix time,
     /// which memcached's own clock (a second's steps) may put one second further.</summary>
     private static void AssertTtl(long expected, long actual) =>
@@ -116,11 +126,7 @@ public sealed class MemcachedDistributedCacheEnyimTests : IDisposable
     [MemberData(nameof(EnyimExpirations))]
     public async Task SetAsync_MigrationPhase_StoresTheItemsEnyimMemcachedCoreStores(string options, long ttl, string? window)
     {
-        string oldKey = MemcachedServerFixture.UniqueKey("dc-old");
-        string newKey = MemcachedServerFixture.UniqueKey("dc-new");
-
-        await Cache("old").SetAsync(oldKey, Value, Options(options));
-        await Cache("migration").SetAsync(newKey, Value, Options(options));
+        (string oldKey, string newKey) = await OnOldAndMigrationAsync("dc-set", (cache, key) => cache.SetAsync(key, Value, Options(options)));
 
         foreach (string key in new[] { oldKey, newKey })
         {
@@ -272,14 +278,12 @@ public sealed class MemcachedDistributedCacheEnyimTests : IDisposable
     {
         // EnyimMemcachedCore adds the companion (DistributedCache.cs, SetAsync: AddAsync): a second set keeps the first
         // companion's window and TTL, so an entry set again and again outlives its companion and then stops sliding.
-        string oldKey = MemcachedServerFixture.UniqueKey("dc-again-old");
-        string newKey = MemcachedServerFixture.UniqueKey("dc-again-new");
-        foreach ((string phase, string key) in new[] { ("old", oldKey), ("migration", newKey) })
+        (string oldKey, string newKey) = await OnOldAndMigrationAsync("dc-again", async (cache, key) =>
         {
-            await Cache(phase).SetAsync(key, Value, new DistributedCacheEntryOptions { SlidingExpiration = Window });
+            await cache.SetAsync(key, Value, new DistributedCacheEntryOptions { SlidingExpiration = Window });
             await ShortenAsync(key, companion: true);
-            await Cache(phase).SetAsync(key, Value, new DistributedCacheEntryOptions { SlidingExpiration = TimeSpan.FromSeconds(200) });
-        }
+            await cache.SetAsync(key, Value, new DistributedCacheEntryOptions { SlidingExpiration = TimeSpan.FromSeconds(200) });
+        });
 
         Stored oldCompanion = await RawAsync(Companion(oldKey));
         Assert.Equal("00:01:40"u8.ToArray(), oldCompanion.Data);
@@ -294,13 +298,11 @@ public sealed class MemcachedDistributedCacheEnyimTests : IDisposable
     public async Task SetAsync_WithoutAWindowAfterOneWithIt_MigrationPhaseDeletesTheCompanionWhereEnyimMemcachedCoreLeavesIt()
     {
         // Left there, the companion makes EnyimMemcachedCore's refresh give the entry its old window again.
-        string oldKey = MemcachedServerFixture.UniqueKey("dc-unslid-old");
-        string newKey = MemcachedServerFixture.UniqueKey("dc-unslid-new");
-        foreach ((string phase, string key) in new[] { ("old", oldKey), ("migration", newKey) })
+        (string oldKey, string newKey) = await OnOldAndMigrationAsync("dc-unslid", async (cache, key) =>
         {
-            await Cache(phase).SetAsync(key, Value, new DistributedCacheEntryOptions { SlidingExpiration = Window });
-            await Cache(phase).SetAsync(key, Value, new DistributedCacheEntryOptions { AbsoluteExpirationRelativeToNow = TimeSpan.FromSeconds(300) });
-        }
+            await cache.SetAsync(key, Value, new DistributedCacheEntryOptions { SlidingExpiration = Window });
+            await cache.SetAsync(key, Value, new DistributedCacheEntryOptions { AbsoluteExpirationRelativeToNow = TimeSpan.FromSeconds(300) });
+        });
 
         Assert.True((await RawAsync(Companion(oldKey))).Hit);
         Assert.False((await RawAsync(Companion(newKey))).Hit);
@@ -311,12 +313,9 @@ public sealed class MemcachedDistributedCacheEnyimTests : IDisposable
     [Fact]
     public async Task SetAsync_WindowAndAbsolute_MigrationPhaseCapsTheTtlByTheAbsoluteWhereEnyimMemcachedCoreIgnoresIt()
     {
-        string oldKey = MemcachedServerFixture.UniqueKey("dc-capped-old");
-        string newKey = MemcachedServerFixture.UniqueKey("dc-capped-new");
         var options = new DistributedCacheEntryOptions { SlidingExpiration = Window, AbsoluteExpirationRelativeToNow = TimeSpan.FromSeconds(30) };
 
-        await Cache("old").SetAsync(oldKey, Value, options);
-        await Cache("migration").SetAsync(newKey, Value, options);
+        (string oldKey, string newKey) = await OnOldAndMigrationAsync("dc-capped", (cache, key) => cache.SetAsync(key, Value, options));
 
         AssertTtl(100, (await RawAsync(oldKey)).Ttl);
         AssertTtl(30, (await RawAsync(newKey)).Ttl);
