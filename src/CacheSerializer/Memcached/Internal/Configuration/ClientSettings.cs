@@ -93,6 +93,13 @@ internal sealed class ClientSettings
 
     internal ITranscoder Transcoder { get; private set; } = null!;
 
+    /// <summary>Gets a value indicating whether the client is in the migration phase from EnyimMemcachedCore: its
+    /// <see cref="ProtobufTranscoder"/> writes objects in a format of EnyimMemcachedCore's (<see cref="ProtobufTranscoderOptions.ObjectFormat"/>
+    /// anything but <see cref="TranscoderObjectFormat.Protobuf"/>, as an <c>enyimMemcached</c> section binds it until the
+    /// flip), because its applications still share the cache. What else writes their formats then (<c>IDistributedCache</c>)
+    /// asks this one question.</summary>
+    internal bool MigrationPhase => Transcoder is ProtobufTranscoder { ObjectFormat: not TranscoderObjectFormat.Protobuf };
+
     /// <summary>Gets the user and password sent first on each connection, or null for no authentication.</summary>
     internal Credentials? Credentials { get; }
 
