@@ -39,15 +39,15 @@ internal sealed class MemcachedDistributedCache : IDistributedCache
         _writesEnyimEntries = engine.Settings.MigrationPhase;
     }
 
-    public byte[]? Get(string key) => GetAsync(key).GetAwaiter().GetResult();
+    public byte[]? Get(string key) => SyncCall.Run(() => GetAsync(key));
 
     public Task<byte[]?> GetAsync(string key, CancellationToken token = default) => ReadAsync(key, returnValue: true, token);
 
-    public void Refresh(string key) => RefreshAsync(key).GetAwaiter().GetResult();
+    public void Refresh(string key) => SyncCall.Run(() => RefreshAsync(key));
 
     public Task RefreshAsync(string key, CancellationToken token = default) => ReadAsync(key, returnValue: false, token);
 
-    public void Remove(string key) => RemoveAsync(key).GetAwaiter().GetResult();
+    public void Remove(string key) => SyncCall.Run(() => RemoveAsync(key));
 
     /// <summary>Deletes the entry; in the migration phase its companion too, as EnyimMemcachedCore does. After the flip a
     /// companion left by an entry written before it expires with its window, and is read only beside a 0xFA52 entry.</summary>
@@ -59,7 +59,7 @@ internal sealed class MemcachedDistributedCache : IDistributedCache
             : _engine.DeleteAsync(key, token);
     }
 
-    public void Set(string key, byte[] value, DistributedCacheEntryOptions options) => SetAsync(key, value, options).GetAwaiter().GetResult();
+    public void Set(string key, byte[] value, DistributedCacheEntryOptions options) => SyncCall.Run(() => SetAsync(key, value, options));
 
     public Task SetAsync(string key, byte[] value, DistributedCacheEntryOptions options, CancellationToken token = default)
     {

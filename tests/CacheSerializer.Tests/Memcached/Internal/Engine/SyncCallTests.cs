@@ -2,7 +2,9 @@ using System.Diagnostics;
 using CacheSerializer.LocalServers;
 using CacheSerializer.Memcached;
 using CacheSerializer.Memcached.Internal.Engine;
+using CacheSerializer.Memcached.Internal.Hosting;
 using CacheSerializer.Tests.Memcached.Fixtures;
+using Microsoft.Extensions.Caching.Distributed;
 
 namespace CacheSerializer.Tests.Memcached.Internal.Engine;
 
@@ -70,6 +72,41 @@ public sealed class SyncCallTests
         Assert.Equal(2, keys.Select(client.GetServerForKey).Distinct().Count());
         Assert.Equal(keys.Order(), values.Keys.Order());
         Assert.All(keys, key => Assert.Equal(key.Length, values[key]));
+    }
+
+    [Fact]
+    public void DistributedCacheSynchronousMethods_EveryPoolThreadBlocked_CompleteOnTheCallersThread()
+    {
+        // ASP.NET's session state calls IDistributedCache.Get synchronously when a request touches the session before
+        // loading it: those calls complete without a pool thread too.
+        using var server = MemcachedServer.Start();
+        using var client = new MemcachedClient(new MemcachedClientOptions { Servers = { server.Endpoint }, OnServerFailure = ServerFailurePolicy.Throw });
+        IDistributedCache cache = new MemcachedDistributedCache(client.Engine);
+        cache.Set("warm", [1], new DistributedCacheEntryOptions()); // the connection is open
+        var sliding = new DistributedCacheEntryOptions { SlidingExpiration = TimeSpan.FromMinutes(20) };
+
+        var read = new List<byte[]?>();
+        using (BlockPool())
+        {
+            RunOnOwnThread(() =>
+            {
+                for (int i = 0; i < 100; i++)
+                {
+                    cache.Set($"session:{i}", [(byte)i, 7], sliding);
+                    cache.Refresh($"session:{i}");
+                    read.Add(cache.Get($"session:{i}"));
+                    cache.Remove($"session:{i}");
+                    read.Add(cache.Get($"session:{i}"));
+                }
+            });
+        }
+
+        Assert.Equal(200, read.Count);
+        for (int i = 0; i < 100; i++)
+        {
+            Assert.Equal(new byte[] { (byte)i, 7 }, read[2 * i]);
+            Assert.Null(read[(2 * i) + 1]);
+        }
     }
 
     [Fact]
