@@ -66,9 +66,10 @@ public static class MemcachedServiceCollectionExtensions
     /// <see cref="MemcachedClientOptions.MaxValueSize"/>.
     /// <para>An EnyimMemcachedCore section (<c>"enyimMemcached"</c>, its servers as <c>{ "Address": ..., "Port": ... }</c>
     /// objects, or any of its own settings) binds as it is: keys are placed as EnyimMemcachedCore places them and objects
-    /// are written as its DefaultTranscoder writes them (the migration phase) until <c>ProtobufTranscoder:ObjectFormat</c>
+    /// are written as its configured transcoder writes them (the migration phase) until <c>ProtobufTranscoder:ObjectFormat</c>
     /// is <c>Protobuf</c>; each of its settings is mapped or refused at start-up naming what to do
-    /// (docs/migrating-from-enyim.md).</para>
+    /// (docs/migrating-from-enyim.md). <c>"Transcoder": "MessagePackTranscoder"</c> needs the compatibility package
+    /// CacheSerializer.Enyim and its <c>AddEnyimMemcached</c>: here it is refused.</para>
     /// </remarks>
     public static IServiceCollection AddMemcached(this IServiceCollection services, IConfiguration configuration)
     {
