@@ -64,7 +64,7 @@ public sealed class ProtobufTranscoder : ITranscoder
         var registry = new TypeRegistry(new Dictionary<Type, int>(options.TypeAliases));
         BinaryFormatterCodec? fallback = options.BinaryFormatterFallbackTypes.Count > 0 ? new BinaryFormatterCodec([.. options.BinaryFormatterFallbackTypes]) : null;
         UserCodecAdapter[] userCodecs = options.Codecs.Select(codec => new UserCodecAdapter(codec)).ToArray();
-        _chain = new CodecChain(userCodecs, registry, new ProtobufNetAdapter(options.Model ?? CreateModel(options.NullWrappedCollections)), fallback, options.ObjectFormat);
+        _chain = new CodecChain(userCodecs, registry, new ProtobufNetAdapter(options.Model ?? CreateModel(options.NullWrappedCollections)), fallback, options.ObjectFormat, options.EnyimObjects);
 
         _readers = new ReaderTable(
         [
@@ -74,8 +74,11 @@ public sealed class ProtobufTranscoder : ITranscoder
             new ObjectFamilyReader(TranscoderFlags.ProtobufNetObject, _chain, registry),
             fallback is null ? new RefusingReader(TranscoderFlags.BinaryFormatter, Transcoding.ThrowHelper.ThrowBinaryFormatterOff) : fallback,
 
-            // The migration phase reads the BSON objects it writes itself, whatever the foreign-item reader.
-            .. (IEnumerable<IValueReader>)(options.ObjectFormat == TranscoderObjectFormat.EnyimBson ? [EnyimBsonCodec.Objects, EnyimBsonCodec.LegacyDecimals] : []),
+            // The migration phase reads the EnyimMemcachedCore objects it writes itself, whatever the foreign-item reader;
+            // another transcoder's than DefaultTranscoder's are read in that format after the flip too, until they expire.
+            .. (IEnumerable<IValueReader>)(options.ObjectFormat == TranscoderObjectFormat.EnyimBson || options.EnyimObjects is not null
+                ? [options.EnyimObjects ?? EnyimBsonCodec.Objects, EnyimBsonCodec.LegacyDecimals]
+                : []),
         ]);
 
         // Aliased and known types resolve from the first read: their codecs are built (and their names registered)

@@ -1,5 +1,6 @@
 using System.IO.Compression;
 using CacheSerializer.Transcoding;
+using CacheSerializer.Transcoding.Codecs.Legacy;
 using ProtoBuf.Meta;
 
 namespace CacheSerializer;
@@ -88,6 +89,16 @@ public sealed class ProtobufTranscoderOptions
     /// <remarks>Not a wrapped transcoder: it only reads, and nothing this transcoder writes goes through it.</remarks>
     /// <value>A reader of EnyimMemcachedCore DefaultTranscoder's BSON object entries (flags 0x0101 and 0x010F).</value>
     public ITranscoder? ForeignItemReader { get; set; } = EnyimBsonReader.Instance;
+
+    /// <summary>
+    /// Gets or sets the codec of the EnyimMemcachedCore objects (flags 0x0101) this transcoder shares the cache with: what
+    /// the migration phase writes them with, and what reads them in both phases; <see langword="null"/> for
+    /// DefaultTranscoder's BSON, which after the flip the <see cref="ForeignItemReader"/> reads.
+    /// </summary>
+    /// <remarks>Set from an EnyimMemcachedCore section's <c>Transcoder</c> setting (MessagePackTranscoder by the
+    /// compatibility package, BinaryFormatterTranscoder inside <see cref="BinaryFormatterFallbackTypes"/>): the same flag
+    /// holds another format under each of EnyimMemcachedCore's transcoders, so the setting, not the item, says which.</remarks>
+    internal EnyimObjectCodec? EnyimObjects { get; set; }
 
     /// <summary>
     /// Gets or sets the protobuf-net model that stores objects (every value that is not a native type, a Google.Protobuf

@@ -15,7 +15,9 @@ public enum TranscoderObjectFormat
     /// them (flags 0x0101, the BSON a default Newtonsoft.Json <c>JsonSerializer</c> writes), so its applications still
     /// sharing the cache read them. The values it has no format for (decimal, Guid, TimeSpan, DateTimeOffset, DateOnly,
     /// TimeOnly, Half, Int128, UInt128, and objects whose JSON is not a document or an array) are refused at Serialize.
-    /// Objects get BSON's fidelity, not protobuf's (docs/format.md). Set <see cref="Protobuf"/> once no EnyimMemcachedCore
+    /// Objects get BSON's fidelity, not protobuf's (docs/format.md). An EnyimMemcachedCore section naming
+    /// MessagePackTranscoder or BinaryFormatterTranscoder writes that transcoder's objects under 0x0101 instead (docs/format.md,
+    /// "MessagePackTranscoder and BinaryFormatterTranscoder objects"). Set <see cref="Protobuf"/> once no EnyimMemcachedCore
     /// application is left.
     /// </summary>
     EnyimBson = 1,

@@ -133,6 +133,18 @@ public sealed class MemcachedClientOptions
     /// application it comes from), logged once at start-up.</summary>
     internal List<string> BindingWarnings { get; } = [];
 
+    /// <summary>Gets or sets the EnyimMemcachedCore transcoder the section's <c>Transcoder</c> setting gives the old
+    /// application, whose objects (flags 0x0101) this client reads and, in the migration phase, writes.</summary>
+    internal Internal.Configuration.EnyimTranscoder EnyimTranscoder { get; set; }
+
+    /// <summary>Gets or sets a value indicating whether the section named a transcoder at all (EnyimMemcachedCore then
+    /// ignores an <c>ITranscoder</c> registered in DI).</summary>
+    internal bool EnyimTranscoderNamed { get; set; }
+
+    /// <summary>Gets or sets the codec of MessagePackTranscoder's objects: set by the compatibility package's
+    /// <c>AddEnyimMemcached</c>, the one place MessagePack is referenced; null under the core's own <c>AddMemcached</c>.</summary>
+    internal Transcoding.Codecs.Legacy.EnyimObjectCodec? MessagePackObjects { get; set; }
+
     /// <summary>Gets or sets the host name resolver; tests wrap the system resolver to observe re-resolution.</summary>
     internal Func<string, CancellationToken, Task<System.Net.IPAddress[]>>? HostResolver { get; set; }
 

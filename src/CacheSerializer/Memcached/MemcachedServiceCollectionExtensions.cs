@@ -66,9 +66,10 @@ public static class MemcachedServiceCollectionExtensions
     /// <see cref="MemcachedClientOptions.MaxValueSize"/>.
     /// <para>An EnyimMemcachedCore section (<c>"enyimMemcached"</c>, its servers as <c>{ "Address": ..., "Port": ... }</c>
     /// objects, or any of its own settings) binds as it is: keys are placed as EnyimMemcachedCore places them and objects
-    /// are written as its DefaultTranscoder writes them (the migration phase) until <c>ProtobufTranscoder:ObjectFormat</c>
+    /// are written as its configured transcoder writes them (the migration phase) until <c>ProtobufTranscoder:ObjectFormat</c>
     /// is <c>Protobuf</c>; each of its settings is mapped or refused at start-up naming what to do
-    /// (docs/migrating-from-enyim.md).</para>
+    /// (docs/migrating-from-enyim.md). <c>"Transcoder": "MessagePackTranscoder"</c> needs the compatibility package
+    /// CacheSerializer.Enyim and its <c>AddEnyimMemcached</c>: here it is refused.</para>
     /// </remarks>
     public static IServiceCollection AddMemcached(this IServiceCollection services, IConfiguration configuration)
     {
@@ -165,40 +166,63 @@ public static class MemcachedServiceCollectionExtensions
     /// unknown keys refused, the transcoder built from its subsection.</summary>
     private static void Bind(OptionsBuilder<MemcachedClientOptions> builder, IConfiguration configuration)
     {
-        IConfigurationSection transcoderSection = configuration.GetSection(TranscoderSectionName);
-        bool enyim = EnyimSection.IsEnyimShape(configuration);
-        _ = enyim
-            ? builder.Configure(options => EnyimSection.Apply(configuration, options))
-            : builder.Bind(configuration).Configure(options => OwnSection.FindUnknownKeys(configuration, TranscoderSectionName, options.BindingProblems));
-        builder.PostConfigure(options =>
+        if (EnyimSection.IsEnyimShape(configuration))
         {
-            // An EnyimMemcachedCore section starts in the migration phase: objects written as its DefaultTranscoder does.
-            if (options.Transcoder is null && (enyim || transcoderSection.Exists()))
-            {
-                var transcoderOptions = new ProtobufTranscoderOptions { ObjectFormat = enyim ? TranscoderObjectFormat.EnyimBson : TranscoderObjectFormat.Protobuf };
-                transcoderSection.Bind(transcoderOptions);
-                transcoderOptions.MaxValueSize = options.MaxValueSize;
+            BindEnyim(builder, _ => configuration);
+            return;
+        }
 
-                // Reported with the client's own problems, at start-up, each under its path in the configuration (the
-                // limit is the client's MaxValueSize, checked as the client's).
-                foreach ((string property, string problem) in transcoderOptions.Problems().Where(static p => p.Property != nameof(ProtobufTranscoderOptions.MaxValueSize)))
-                {
-                    options.BindingProblems.Add(new MemcachedConfigurationException(property, $"{transcoderSection.Path}:{property}: {problem}"));
-                }
+        builder.Bind(configuration)
+            .Configure(options => OwnSection.FindUnknownKeys(configuration, TranscoderSectionName, options.BindingProblems))
+            .PostConfigure(options => BuildTranscoder(options, configuration, enyim: false));
+    }
 
-                if (options.BindingProblems.Count == 0)
-                {
-                    options.Transcoder = PackageDefaults.CreateTranscoder(options.MaxValueSize, transcoderOptions);
-                    options.TranscoderDescription = DescribeTranscoder(transcoderOptions);
-                }
-            }
-        });
+    /// <summary>Binds an EnyimMemcachedCore section, found when the options are first built (the compatibility package's
+    /// <c>AddEnyimMemcached(sectionKey)</c> reads it from the application's <see cref="IConfiguration"/>, as
+    /// EnyimMemcachedCore's <c>BindConfiguration</c> does), into the options of that name.</summary>
+    internal static void BindEnyim(OptionsBuilder<MemcachedClientOptions> builder, Func<IServiceProvider, IConfiguration> section)
+    {
+        builder.Configure<IServiceProvider>((options, provider) => EnyimSection.Apply(section(provider), options))
+            .PostConfigure<IServiceProvider>((options, provider) => BuildTranscoder(options, section(provider), enyim: true));
+    }
+
+    /// <summary>Builds the client's transcoder from the section's transcoder subsection, unless one was set in code. An
+    /// EnyimMemcachedCore section starts in the migration phase: objects written as its transcoder writes them.</summary>
+    private static void BuildTranscoder(MemcachedClientOptions options, IConfiguration configuration, bool enyim)
+    {
+        IConfigurationSection transcoderSection = configuration.GetSection(TranscoderSectionName);
+        if (options.Transcoder is not null || !(enyim || transcoderSection.Exists()))
+        {
+            return;
+        }
+
+        var transcoderOptions = new ProtobufTranscoderOptions { ObjectFormat = enyim ? TranscoderObjectFormat.EnyimBson : TranscoderObjectFormat.Protobuf };
+        transcoderSection.Bind(transcoderOptions);
+        FallbackTypesSetting.Bind(transcoderSection, transcoderOptions, options.BindingProblems);
+        transcoderOptions.MaxValueSize = options.MaxValueSize;
+        if (enyim)
+        {
+            EnyimTranscoderSetting.Apply(options, transcoderOptions, (configuration as IConfigurationSection)?.Path ?? string.Empty);
+        }
+
+        // Reported with the client's own problems, at start-up, each under its path in the configuration (the limit is
+        // the client's MaxValueSize, checked as the client's).
+        foreach ((string property, string problem) in transcoderOptions.Problems().Where(static p => p.Property != nameof(ProtobufTranscoderOptions.MaxValueSize)))
+        {
+            options.BindingProblems.Add(new MemcachedConfigurationException(property, $"{transcoderSection.Path}:{property}: {problem}"));
+        }
+
+        if (options.BindingProblems.Count == 0)
+        {
+            options.Transcoder = PackageDefaults.CreateTranscoder(options.MaxValueSize, transcoderOptions);
+            options.TranscoderDescription = DescribeTranscoder(transcoderOptions);
+        }
     }
 
     /// <summary>Records the client's registration, refusing a second one of the same client: its options would merge
     /// (two server lists in one ring, so keys move between the clusters), which the configuration system does silently.</summary>
     /// <exception cref="InvalidOperationException">The client is already registered.</exception>
-    private static void Register(IServiceCollection services, string? name, string source)
+    internal static void Register(IServiceCollection services, string? name, string source)
     {
         if (MemcachedRegistration.Find(services, name) is { } first)
         {
@@ -213,10 +237,13 @@ public static class MemcachedServiceCollectionExtensions
         services.AddSingleton(new MemcachedRegistration(name, source));
     }
 
-    private static string FromSection(IConfiguration configuration) =>
+    internal static string FromSection(IConfiguration configuration) =>
         configuration is IConfigurationSection section ? $"configuration section '{section.Path}'" : "a configuration root";
 
-    private static IServiceCollection AddCore(IServiceCollection services, string? name)
+    /// <summary>Registers the client's engine, front and start-up; the unnamed client also becomes the
+    /// <see cref="IDistributedCache"/> unless <paramref name="asDistributedCache"/> is false (EnyimMemcachedCore's
+    /// <c>AddEnyimMemcached(..., asDistributedCache: false)</c>).</summary>
+    internal static IServiceCollection AddCore(IServiceCollection services, string? name, bool asDistributedCache = true)
     {
         services.AddOptions<MemcachedClientOptions>(name ?? Microsoft.Extensions.Options.Options.DefaultName).ValidateOnStart();
         services.TryAddEnumerable(ServiceDescriptor.Singleton<IValidateOptions<MemcachedClientOptions>, RegisteredClientsValidator>());
@@ -228,8 +255,11 @@ public static class MemcachedServiceCollectionExtensions
                 provider.GetService<ILoggerFactory>()));
             services.TryAddSingleton(static provider => new MemcachedClient(provider.GetRequiredService<MemcachedEngine>()));
             services.TryAddSingleton<IMemcachedClient>(static provider => provider.GetRequiredService<MemcachedClient>());
-            services.Replace(ServiceDescriptor.Singleton<IDistributedCache>(static provider =>
-                new MemcachedDistributedCache(provider.GetRequiredService<MemcachedEngine>())));
+            if (asDistributedCache)
+            {
+                services.Replace(ServiceDescriptor.Singleton<IDistributedCache>(static provider =>
+                    new MemcachedDistributedCache(provider.GetRequiredService<MemcachedEngine>())));
+            }
         }
         else
         {

@@ -16,9 +16,11 @@ internal sealed class AllowlistBinder : SerializationBinder
 {
     private readonly FrozenDictionary<(string TypeName, string Assembly), Type> _allowed;
     private readonly FrozenSet<Type> _types;
+    private readonly uint _flags;
 
-    public AllowlistBinder(IEnumerable<Type> allowed)
+    public AllowlistBinder(IEnumerable<Type> allowed, uint flags = TranscoderFlags.BinaryFormatter)
     {
+        _flags = flags;
         _types = allowed.ToFrozenSet();
         _allowed = _types.ToFrozenDictionary(type => (type.FullName!, type.Assembly.GetName().Name!));
         ForWriting = new WriteChecker(this);
@@ -38,7 +40,7 @@ internal sealed class AllowlistBinder : SerializationBinder
             return type;
         }
 
-        throw ThrowHelper.BinaryFormatterRefused(TranscoderFlags.BinaryFormatter, typeName, assemblyName, writing: false);
+        throw ThrowHelper.BinaryFormatterRefused(_flags, typeName, assemblyName, writing: false);
     }
 
     private sealed class WriteChecker(AllowlistBinder owner) : SerializationBinder
@@ -48,7 +50,7 @@ internal sealed class AllowlistBinder : SerializationBinder
             if (!owner.Allows(serializedType))
             {
                 throw ThrowHelper.BinaryFormatterRefused(
-                    TranscoderFlags.BinaryFormatter, serializedType.FullName ?? serializedType.Name, serializedType.Assembly.GetName().Name ?? "?", writing: true);
+                    owner._flags, serializedType.FullName ?? serializedType.Name, serializedType.Assembly.GetName().Name ?? "?", writing: true);
             }
 
             // null, null: BinaryFormatter writes the type's own names.

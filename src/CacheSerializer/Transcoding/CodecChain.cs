@@ -23,9 +23,11 @@ internal sealed class CodecChain
     private readonly TypeRegistry _registry;
     private readonly BinaryFormatterCodec? _fallback;
     private readonly ProtobufNetAdapter _protobufNet;
+    private readonly EnyimObjectCodec _enyimObjects;
 
-    public CodecChain(IEnumerable<UserCodecAdapter> userCodecs, TypeRegistry registry, ProtobufNetAdapter protobufNet, BinaryFormatterCodec? fallback, TranscoderObjectFormat objectFormat = TranscoderObjectFormat.Protobuf)
+    public CodecChain(IEnumerable<UserCodecAdapter> userCodecs, TypeRegistry registry, ProtobufNetAdapter protobufNet, BinaryFormatterCodec? fallback, TranscoderObjectFormat objectFormat = TranscoderObjectFormat.Protobuf, EnyimObjectCodec? enyimObjects = null)
     {
+        _enyimObjects = enyimObjects ?? EnyimBsonCodec.Objects;
         if (objectFormat == TranscoderObjectFormat.EnyimBson)
         {
             _migrationWriters = new();
@@ -149,9 +151,9 @@ internal sealed class CodecChain
     }
 
     /// <summary>
-    /// The migration phase's choice: the application's codec; a native DefaultTranscoder writes alike (its flags are
-    /// shared); BSON for an object. A native under one of our own flags, which DefaultTranscoder can neither write nor
-    /// read, and an object whose JSON is no document or array (DefaultTranscoder's Serialize throws on both), are refused.
+    /// The migration phase's choice: the application's codec; a native DefaultTranscoder writes alike (its primitives
+    /// and their flags are shared by every EnyimMemcachedCore transcoder); anything else as the application's
+    /// EnyimMemcachedCore transcoder writes its objects (0x0101), or refused where that transcoder's Serialize throws.
     /// </summary>
     private IValueWriter CreateMigrationWriter(Type type)
     {
@@ -160,19 +162,12 @@ internal sealed class CodecChain
             return user;
         }
 
-        if (NativeCodecs.TryGetWriter(type, out IValueWriter? native))
+        if (NativeCodecs.TryGetWriter(type, out IValueWriter? native) && !TranscoderFlags.IsOwn(native.Flags))
         {
-            return TranscoderFlags.IsOwn(native.Flags) ? new UnstorableWriter(ThrowHelper.NoEnyimFormat(type, native: true)) : native;
+            return native;
         }
 
-        try
-        {
-            return EnyimBsonCodec.CanBeRoot(type) ? EnyimBsonCodec.Objects : new UnstorableWriter(ThrowHelper.NoEnyimFormat(type, native: false));
-        }
-        catch (Exception e) when (e is not OutOfMemoryException)
-        {
-            return new UnstorableWriter(new TranscoderException($"Cannot store a {type} as EnyimMemcachedCore's BSON: {e.Message}", TranscoderErrorKind.Unstorable, null, type, e));
-        }
+        return _enyimObjects.Refusal(type) is { } refusal ? new UnstorableWriter(refusal) : _enyimObjects;
     }
 
     private sealed record Choice(Type Type, IValueWriter Writer);

@@ -1,4 +1,3 @@
-using System.Reflection;
 using Microsoft.Extensions.Configuration;
 
 namespace CacheSerializer.Memcached.Internal.Configuration;
@@ -16,9 +15,6 @@ internal static class EnyimKeyTransformer
 {
     /// <summary>The namespace of EnyimMemcachedCore's transformers (src/Enyim.Caching/Memcached/KeyTransformers/).</summary>
     private const string Namespace = "Enyim.Caching.Memcached.";
-
-    /// <summary>The assembly they are in (src/Enyim.Caching/Enyim.Caching.csproj, AssemblyName).</summary>
-    private const string AssemblyName = "EnyimMemcachedCore";
 
     /// <summary>EnyimMemcachedCore's key transformers by class name; null for the one this package does not offer.</summary>
     private static readonly Dictionary<string, MemcachedKeyTransformer?> Transformers = new(StringComparer.Ordinal)
@@ -39,11 +35,8 @@ internal static class EnyimKeyTransformer
             return; // Nothing set, or a name Type.GetType finds nothing for: DefaultKeyTransformer either way, as intended.
         }
 
-        int comma = value.IndexOf(',', StringComparison.Ordinal);
-        string typeName = comma < 0 ? value : value[..comma];
-        string? assembly = comma < 0 ? null : value[(comma + 1)..].Trim();
-        string simpleName = assembly?.Split(',')[0].Trim() ?? AssemblyName;
-        if (value.Contains('[', StringComparison.Ordinal) || !(simpleName.Equals(AssemblyName, StringComparison.OrdinalIgnoreCase) || IsNamespaceAsAssembly(simpleName) || simpleName.Length == 0))
+        var name = EnyimTypeName.Parse(value);
+        if (name.IsOtherAssembly)
         {
             // Another assembly's type (or a generic one): it may be a custom transformer that EnyimMemcachedCore loads.
             refuse(setting, $"the key transformer '{value}' cannot be loaded; this package rewrites keys as EnyimMemcachedCore's "
@@ -51,10 +44,8 @@ internal static class EnyimKeyTransformer
             return;
         }
 
-        // Type.GetType matches the full name exactly (case and spaces included); the assembly part, when there is one,
-        // must load EnyimMemcachedCore.
-        string className = typeName.StartsWith(Namespace, StringComparison.Ordinal) ? typeName[Namespace.Length..] : string.Empty;
-        bool resolves = Transformers.ContainsKey(className) && (assembly is null || LoadsEnyim(assembly));
+        string className = name.TypeName.StartsWith(Namespace, StringComparison.Ordinal) ? name.TypeName[Namespace.Length..] : string.Empty;
+        bool resolves = Transformers.ContainsKey(className) && name.Finds(Namespace + className);
         if (resolves && Transformers[className] is { } transformer)
         {
             options.KeyTransformer = transformer;
@@ -67,7 +58,7 @@ internal static class EnyimKeyTransformer
         else
         {
             options.KeyTransformer = MemcachedKeyTransformer.None;
-            if (Unresolved(setting.Path, value, typeName, assembly) is { } warning)
+            if (Unresolved(setting.Path, name) is { } warning)
             {
                 options.BindingWarnings.Add(warning);
             }
@@ -75,19 +66,18 @@ internal static class EnyimKeyTransformer
     }
 
     /// <summary>The warning for a name EnyimMemcachedCore's Type.GetType does not resolve, or null when it meant the default anyway.</summary>
-    private static string? Unresolved(string path, string value, string typeName, string? assembly)
+    private static string? Unresolved(string path, EnyimTypeName name)
     {
-        string trimmed = typeName.Trim();
-        string meant = Transformers.Keys.FirstOrDefault(name => name.Equals(trimmed[(trimmed.LastIndexOf('.') + 1)..], StringComparison.OrdinalIgnoreCase)) ?? string.Empty;
+        string meant = Transformers.Keys.FirstOrDefault(known => known.Equals(name.ClassName, StringComparison.OrdinalIgnoreCase)) ?? string.Empty;
         if (meant == "DefaultKeyTransformer")
         {
             return null;
         }
 
-        string why = assembly is not null && IsNamespaceAsAssembly(assembly.Split(',')[0].Trim())
-            ? $"names the assembly Enyim.Caching, which does not exist (EnyimMemcachedCore's transformers are in the assembly {AssemblyName})"
-            : assembly is not null && meant.Length > 0 && typeName == Namespace + meant
-                ? $"has an assembly part, '{assembly}', from which Type.GetType loads nothing (it takes {AssemblyName}, with no culture but neutral)"
+        string why = name.IsNamespaceAsAssembly
+            ? $"names the assembly Enyim.Caching, which does not exist (EnyimMemcachedCore's transformers are in the assembly {EnyimTypeName.EnyimAssembly})"
+            : name.Assembly is not null && meant.Length > 0 && name.TypeName == Namespace + meant
+                ? $"has an assembly part, '{name.Assembly}', from which Type.GetType loads nothing (it takes {EnyimTypeName.EnyimAssembly}, with no culture but neutral)"
                 : meant.Length > 0
                     ? $"is not a type Type.GetType finds (it takes the exact full name, {Namespace}{meant})"
                     : "is not one of EnyimMemcachedCore's key transformers, nor a type Type.GetType finds from its assembly";
@@ -99,26 +89,7 @@ internal static class EnyimKeyTransformer
             _ => $"To really use {meant}, write \"{Namespace}{meant}\" in every application's setting at once (that re-keys the whole "
                 + "cache: every entry is missed once); else remove the setting",
         };
-        return $"{path}: '{value}' {why}, so EnyimMemcachedCore ignored it and kept keys unchanged (its DefaultKeyTransformer); "
+        return $"{path}: '{name.Value}' {why}, so EnyimMemcachedCore ignored it and kept keys unchanged (its DefaultKeyTransformer); "
             + $"this client keeps them unchanged too, so both find the same items. {fix}";
     }
-
-    /// <summary>Whether an assembly part is one Type.GetType loads EnyimMemcachedCore for: its simple name in any case, any
-    /// version (an application names the version it has; the binder takes any at or below the one loaded), the neutral
-    /// culture or none; the public key token is not compared on .NET. A malformed name throws there: nothing loaded.</summary>
-    private static bool LoadsEnyim(string assembly)
-    {
-        try
-        {
-            var name = new AssemblyName(assembly);
-            return AssemblyName.Equals(name.Name, StringComparison.OrdinalIgnoreCase) && string.IsNullOrEmpty(name.CultureName);
-        }
-        catch (Exception e) when (e is ArgumentException or FileLoadException)
-        {
-            return false;
-        }
-    }
-
-    /// <summary>Whether an assembly's simple name is EnyimMemcachedCore's namespace taken for its assembly, which loads nothing.</summary>
-    private static bool IsNamespaceAsAssembly(string simpleName) => simpleName.Equals("Enyim.Caching", StringComparison.OrdinalIgnoreCase);
 }

@@ -95,13 +95,7 @@ internal static class EnyimSection
                 EnyimKeyTransformer.Bind(setting, options, refuse);
                 break;
             case "TRANSCODER":
-                string name = ClassName(setting.Value);
-                if (name is not ("" or "DefaultTranscoder"))
-                {
-                    refuse(setting, $"only EnyimMemcachedCore's DefaultTranscoder items are shared with this package, not {setting.Value}'s: "
-                        + "remove the setting once no application reads or writes that transcoder's items (they would be unreadable: misses)");
-                }
-
+                EnyimTranscoderSetting.Bind(setting, options, refuse);
                 break;
             case "SSLCLIENTAUTH":
                 BindSslClientAuth(setting, options, refuse);
@@ -303,13 +297,6 @@ internal static class EnyimSection
 
         refuse(setting, $"'{setting.Value}' is not a duration (hh:mm:ss)");
         return null;
-    }
-
-    /// <summary>The class name in a type name: full, short or assembly-qualified.</summary>
-    private static string ClassName(string? typeName)
-    {
-        string name = (typeName ?? string.Empty).Split(',')[0].Trim();
-        return name[(name.LastIndexOf('.') + 1)..];
     }
 
     private static string PathOf(IConfigurationSection setting) => setting.Path;

@@ -17,11 +17,18 @@ internal sealed class BinaryFormatterCodec : IValueWriter, IValueReader
 {
     private readonly AllowlistBinder _binder;
 
-    public BinaryFormatterCodec(IEnumerable<Type> allowed) => _binder = new AllowlistBinder(allowed);
+    /// <param name="allowed">The allowlist.</param>
+    /// <param name="flags">The flags of its streams: the fallback's own 0xC542 (compressible), or 0x0101 for
+    /// EnyimMemcachedCore BinaryFormatterTranscoder's objects (<see cref="EnyimBinaryFormatterCodec"/>, never compressed).</param>
+    public BinaryFormatterCodec(IEnumerable<Type> allowed, uint flags = TranscoderFlags.BinaryFormatter)
+    {
+        Flags = flags;
+        _binder = new AllowlistBinder(allowed, flags);
+    }
 
-    public uint Flags => TranscoderFlags.BinaryFormatter;
+    public uint Flags { get; }
 
-    public bool Compressible => true;
+    public bool Compressible => Flags == TranscoderFlags.BinaryFormatter;
 
     public bool Allows(Type type) => _binder.Allows(type);
 

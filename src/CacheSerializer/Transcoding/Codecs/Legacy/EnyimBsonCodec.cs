@@ -17,7 +17,7 @@ namespace CacheSerializer.Transcoding.Codecs.Legacy;
 /// as a BSON array only when the target is a JSON array contract (a dictionary is a document, though it is IEnumerable),
 /// never honours type names in the payload (TypeNameHandling.None), and bounds nesting depth.
 /// </remarks>
-internal sealed class EnyimBsonCodec : IValueWriter, IValueReader
+internal sealed class EnyimBsonCodec : EnyimObjectCodec
 {
     /// <summary>Writes and reads objects under 0x0101.</summary>
     public static readonly EnyimBsonCodec Objects = new(TranscoderFlags.EnyimObject);
@@ -29,10 +29,30 @@ internal sealed class EnyimBsonCodec : IValueWriter, IValueReader
 
     private EnyimBsonCodec(uint flags) => Flags = flags;
 
-    public uint Flags { get; }
+    public override uint Flags { get; }
 
-    /// <summary>Gets <see langword="false"/>: DefaultTranscoder reads no compression bit, so a shared flag is never compressed.</summary>
-    public bool Compressible => false;
+    public override string TranscoderName => "DefaultTranscoder";
+
+    /// <summary>
+    /// DefaultTranscoder has no format for our own natives (decimal, Guid, TimeSpan, ...: its BSON writer throws on a
+    /// single value at the root) nor for a type whose JSON is a single value (BSON's root must be a document or an array).
+    /// </summary>
+    public override TranscoderException? Refusal(Type type)
+    {
+        if (NativeCodecs.TryGetWriter(type, out _))
+        {
+            return ThrowHelper.NoEnyimFormat(type, native: true);
+        }
+
+        try
+        {
+            return CanBeRoot(type) ? null : ThrowHelper.NoEnyimFormat(type, native: false);
+        }
+        catch (Exception e) when (e is not OutOfMemoryException)
+        {
+            return new TranscoderException($"Cannot store a {type} as EnyimMemcachedCore's BSON: {e.Message}", TranscoderErrorKind.Unstorable, null, type, e);
+        }
+    }
 
     /// <summary>
     /// Whether DefaultTranscoder can store a <paramref name="type"/> at all: BSON's root must be a document or an array,
@@ -42,7 +62,7 @@ internal sealed class EnyimBsonCodec : IValueWriter, IValueReader
     public static bool CanBeRoot(Type type) =>
         Bson.Writer.ContractResolver.ResolveContract(type) is not (JsonPrimitiveContract or JsonStringContract);
 
-    public ArraySegment<byte> Write(object value)
+    public override ArraySegment<byte> Write(object value)
     {
         using var stream = new MemoryStream();
         using var writer = new BsonDataWriter(stream);
@@ -53,7 +73,7 @@ internal sealed class EnyimBsonCodec : IValueWriter, IValueReader
         return new ArraySegment<byte>(stream.GetBuffer(), 0, (int)stream.Length);
     }
 
-    public object? Read(ReadOnlyMemory<byte> payload, Type? expected) => Read(payload, Flags, expected ?? typeof(object));
+    public override object? Read(ReadOnlyMemory<byte> payload, Type? expected) => Read(payload, Flags, expected ?? typeof(object));
 
     /// <summary>Reads a BSON payload as <paramref name="type"/> (<see cref="object"/>: Newtonsoft's JSON tree, as DefaultTranscoder returns).</summary>
     public static object? Read(ReadOnlyMemory<byte> payload, uint flags, Type type)

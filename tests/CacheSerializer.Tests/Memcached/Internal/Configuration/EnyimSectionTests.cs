@@ -103,8 +103,10 @@ public sealed class EnyimSectionTests
 
     [Theory]
     [InlineData("""{ "Authentication": { "Type": "Enyim.Caching.Memcached.PlainTextAuthenticator", "Parameters": { "zone": "", "userName": "u", "password": "p" } } }""", "enyimMemcached:Authentication", "SASL")]
-    [InlineData("""{ "Transcoder": "BinaryFormatterTranscoder" }""", "enyimMemcached:Transcoder", "only EnyimMemcachedCore's DefaultTranscoder items")]
-    [InlineData("""{ "Transcoder": "Enyim.Caching.Memcached.Transcoders.MessagePackTranscoder" }""", "enyimMemcached:Transcoder", "only EnyimMemcachedCore's DefaultTranscoder items")]
+    [InlineData("""{ "Transcoder": "BinaryFormatterTranscoder" }""", "enyimMemcached:Transcoder", "List every cached object type (with the types of its fields) in enyimMemcached:ProtobufTranscoder:BinaryFormatterFallbackTypes")]
+    [InlineData("""{ "Transcoder": "Enyim.Caching.Memcached.Transcoders.MessagePackTranscoder" }""", "enyimMemcached:Transcoder", "Add the compatibility package, CacheSerializer.Enyim, and register the client with services.AddEnyimMemcached(...)")]
+    [InlineData("""{ "Transcoder": "MessagePackTranscoder" }""", "enyimMemcached:Transcoder", "Add the compatibility package, CacheSerializer.Enyim, and register the client with services.AddEnyimMemcached(...)")]
+    [InlineData("""{ "Transcoder": "MyApp.Caching.GzipTranscoder, MyApp" }""", "enyimMemcached:Transcoder", "is an application's own transcoder")]
     [InlineData("""{ "Protocol": "Udp" }""", "enyimMemcached:Protocol", "not an EnyimMemcachedCore protocol")]
     [InlineData("""{ "SocketPool": { "ReceiveTimeout": "soon" } }""", "enyimMemcached:SocketPool:ReceiveTimeout", "not a duration")]
     [InlineData("""{ "SocketPool": { "FailurePolicyFactory": { "x": 1 } } }""", "enyimMemcached:SocketPool:FailurePolicyFactory", "not a setting of EnyimMemcachedCore's SocketPool")]
