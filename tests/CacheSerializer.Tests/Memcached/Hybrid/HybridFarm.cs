@@ -13,7 +13,7 @@ internal sealed class HybridFarm : IDisposable
 {
     private readonly List<ServiceProvider> _providers = [];
 
-    public HybridFarm(MemcachedServer server, int servers, Action<MemcachedHybridCacheOptions>? configure = null, Action<IServiceCollection>? services = null)
+    public HybridFarm(MemcachedServer server, int servers, Action<MemcachedHybridCacheOptions>? configure = null, Action<IServiceCollection>? services = null, Action<MemcachedClientOptions>? client = null)
     {
         for (int i = 0; i < servers; i++)
         {
@@ -24,6 +24,7 @@ internal sealed class HybridFarm : IDisposable
                 o.ConnectTimeout = TimeSpan.FromSeconds(2);
                 o.OperationTimeout = TimeSpan.FromSeconds(2);
                 o.ServerDownInterval = TimeSpan.FromMilliseconds(300);
+                client?.Invoke(o);
             });
             services?.Invoke(collection);
             collection.AddMemcachedHybridCache(configure);

@@ -93,6 +93,28 @@ public sealed class MemcachedHybridCacheCoherenceTests(MemcachedServerFixture fi
         Assert.Equal(2, calls);
     }
 
+    [Theory]
+    [InlineData(HybridCacheCoherence.Bounded)]
+    [InlineData(HybridCacheCoherence.Strict)]
+    public async Task EveryCall_MemcachedDownUnderThrowPolicy_NeverThrowsAndRunsTheFactory(HybridCacheCoherence mode)
+    {
+        using var server = MemcachedServer.Start();
+        using var farm = new HybridFarm(server, 1, o => o.L1Coherence = mode, client: o => o.OnServerFailure = ServerFailurePolicy.Throw);
+        await farm.UntilPolledAsync();
+        string key = Key("hybrid-down");
+        int calls = 0;
+        ValueTask<string> Factory(CancellationToken _) => ValueTask.FromResult($"made {Interlocked.Increment(ref calls)}");
+        Assert.Equal("made 1", await farm[0].GetOrCreateAsync(key, Factory, tags: ["t"]));
+
+        server.Kill();
+        await farm[0].SetAsync(key, "set while down");
+        await farm[0].RemoveAsync(key);
+        await farm[0].RemoveByTagAsync("t");
+
+        Assert.Equal("made 2", await farm[0].GetOrCreateAsync(key, Factory, tags: ["t"]));
+        Assert.Equal(2, calls);
+    }
+
     [Fact]
     public async Task GetOrCreateAsync_StrictAfterPlainClientDelete_SeesTheChangeAndL1HitsFetchNoValueBytes()
     {

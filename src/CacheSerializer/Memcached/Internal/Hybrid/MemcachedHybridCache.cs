@@ -199,9 +199,7 @@ internal sealed partial class MemcachedHybridCache : HybridCache, IDisposable
         bool fresh = _log.IsFresh;
         if (Strict)
         {
-            MemcachedKey encoded = _engine.Key(call.Key);
-            ulong cas = await _engine.ExecuteAsync(encoded, new CasRequest(encoded, _engine.Wins), cancellationToken).ConfigureAwait(false);
-            if (cas == 0 || cas != entry.Cas)
+            if (await CheckedCasAsync(call.Key, cancellationToken).ConfigureAwait(false) is not ulong cas || cas != entry.Cas)
             {
                 _local.Remove(call.Key, entry);
                 return null;
@@ -224,6 +222,21 @@ internal sealed partial class MemcachedHybridCache : HybridCache, IDisposable
         }
 
         return call.Codec.TryRead(entry.Envelope, out T value) ? new Made<T>(value, entry.Envelope, entry.Cas) : null;
+    }
+
+    /// <summary>The item's CAS token without its value (strict mode); null on a miss or a failure.</summary>
+    private async Task<ulong?> CheckedCasAsync(string key, CancellationToken cancellationToken)
+    {
+        MemcachedKey encoded = _engine.Key(key);
+        try
+        {
+            ulong cas = await _engine.ExecuteAsync(encoded, new CasRequest(encoded, _engine.Wins), cancellationToken).ConfigureAwait(false);
+            return cas == 0 ? null : cas;
+        }
+        catch (MemcachedException)
+        {
+            return null;
+        }
     }
 
     private void StoreLocal<TState, T>(Call<TState, T> call, Made<T> made, ulong readAt)
