@@ -145,6 +145,43 @@ public sealed class MemcachedHybridCacheTests(MemcachedServerFixture fixture)
     }
 
     [Fact]
+    public async Task GetOrCreateAsync_MoreKeysThanMaximumLocalEntries_L1StaysWithinTheLimit()
+    {
+        using var farm = new HybridFarm(fixture.Primary, 1, o => o.MaximumLocalEntries = 10);
+        await farm.UntilPolledAsync();
+        string prefix = Key("hybrid-limit");
+        for (int i = 0; i < 30; i++)
+        {
+            Assert.Equal(i, await farm[0].GetOrCreateAsync($"{prefix}:{i}", _ => ValueTask.FromResult(i)));
+            Assert.InRange(farm.Internal(0).Local.Count, 1, 10);
+        }
+    }
+
+    [Fact]
+    public async Task GetOrCreateAsync_AfterLocalCacheExpiration_ReadsMemcachedNotTheFactory()
+    {
+        using var server = MemcachedServer.Start();
+        using var farm = new HybridFarm(server, 1);
+        await farm.UntilPolledAsync();
+        string key = Key("hybrid-local-expiry");
+        var options = new HybridCacheEntryOptions { Expiration = TimeSpan.FromMinutes(1), LocalCacheExpiration = TimeSpan.FromMilliseconds(100) };
+        int calls = 0;
+        ValueTask<string> Factory(CancellationToken _) => ValueTask.FromResult($"made {Interlocked.Increment(ref calls)}");
+        await farm[0].GetOrCreateAsync(key, Factory, options);
+        long hits = await GetHitsAsync(farm.Client(0));
+        Assert.Equal("made 1", await farm[0].GetOrCreateAsync(key, Factory, options));
+        Assert.Equal(hits, await GetHitsAsync(farm.Client(0)));
+
+        await Poll.UntilAsync(() => !farm.Internal(0).Local.TryGet(key, out _), "the L1 copy's local expiration");
+        Assert.Equal("made 1", await farm[0].GetOrCreateAsync(key, Factory, options));
+        Assert.Equal(hits + 1, await GetHitsAsync(farm.Client(0)));
+        Assert.Equal(1, calls);
+    }
+
+    private static async Task<long> GetHitsAsync(MemcachedClient client) =>
+        long.Parse((await client.GetStatsAsync()).Single().Value["get_hits"], System.Globalization.CultureInfo.InvariantCulture);
+
+    [Fact]
     public void AddMemcachedHybridCache_WithoutClient_RefusedWithTheFix()
     {
         var services = new ServiceCollection();
