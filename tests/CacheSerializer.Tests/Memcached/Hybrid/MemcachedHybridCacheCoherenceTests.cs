@@ -74,6 +74,59 @@ public sealed class MemcachedHybridCacheCoherenceTests(MemcachedServerFixture fi
         Assert.Equal(0, factoryCalls);
     }
 
+    /// <summary>The farm workload, small: readers on every server all the time, a row changed and its entry
+    /// removed or overwritten on a random server every 25 ms; each read must return a version no older than the last
+    /// change whose removal had returned before the read began.</summary>
+    [Theory]
+    [InlineData(HybridCacheCoherence.Bounded)]
+    [InlineData(HybridCacheCoherence.Strict)]
+    public async Task GetOrCreateAsync_ReadersBesideRemovalsOnEveryServer_NoReadOlderThanACompletedRemoval(HybridCacheCoherence mode)
+    {
+        using var farm = new HybridFarm(fixture.Primary, 3, o => o.L1Coherence = mode);
+        await farm.UntilPolledAsync();
+        string key = Key("hybrid-workload");
+        int version = 0;
+        int completed = 0;
+        int stale = 0;
+        int reads = 0;
+        ValueTask<int> Database(CancellationToken _) => ValueTask.FromResult(Volatile.Read(ref version));
+        using var stop = new CancellationTokenSource(TimeSpan.FromSeconds(2));
+        Task[] readers = [.. Enumerable.Range(0, 12).Select(r => Task.Run(async () =>
+        {
+            while (!stop.IsCancellationRequested)
+            {
+                int floor = Volatile.Read(ref completed);
+                int read = await farm[r % farm.Count].GetOrCreateAsync(key, Database);
+                Interlocked.Increment(ref reads);
+                if (read < floor)
+                {
+                    Interlocked.Increment(ref stale);
+                }
+            }
+        }))];
+        var random = new Random(39);
+        while (!stop.IsCancellationRequested)
+        {
+            int next = Interlocked.Increment(ref version);
+            HybridCache server = farm[random.Next(farm.Count)];
+            if (next % 2 == 0)
+            {
+                await server.RemoveAsync(key);
+            }
+            else
+            {
+                await server.SetAsync(key, next);
+            }
+
+            Volatile.Write(ref completed, next);
+            await Task.Delay(25);
+        }
+
+        await Task.WhenAll(readers);
+        Assert.True(Volatile.Read(ref reads) > 100, $"only {reads} reads");
+        Assert.Equal(0, stale);
+    }
+
     [Fact]
     public async Task GetOrCreateAsync_PollerCannotReachTheLog_L1FallsThrough()
     {
