@@ -143,7 +143,16 @@ internal sealed partial class MemcachedHybridCache : HybridCache, IDisposable
         await Task.WhenAll(all.Select(async tag =>
         {
             ulong n = await AppendAsync(tag: true, tag, cancellationToken).ConfigureAwait(false);
-            _tags.Record(tag, n == 0 ? ulong.MaxValue : n);
+            if (n != 0)
+            {
+                _tags.Record(tag, n);
+            }
+            else
+            {
+                // Not logged (memcached failed): this server at least serves none of its copies; a sequence it cannot
+                // know is not recorded, or the tag's entries would be refused here for good.
+                _local.Clear(_log.Seen);
+            }
         })).ConfigureAwait(false);
         await Task.Delay(_options.InvalidationBound, cancellationToken).ConfigureAwait(false);
     }
