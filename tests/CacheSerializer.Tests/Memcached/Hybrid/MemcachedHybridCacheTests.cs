@@ -182,6 +182,18 @@ public sealed class MemcachedHybridCacheTests(MemcachedServerFixture fixture)
         long.Parse((await client.GetStatsAsync()).Single().Value["get_hits"], System.Globalization.CultureInfo.InvariantCulture);
 
     [Fact]
+    public void AddMemcachedHybridCache_BoundOutOfRange_RefusedAtResolveNamingTheOption()
+    {
+        var services = new ServiceCollection();
+        services.AddMemcached(o => o.Servers.Add(fixture.Primary.Endpoint));
+        services.AddMemcachedHybridCache(o => o.InvalidationBound = TimeSpan.Zero);
+        using ServiceProvider provider = services.BuildServiceProvider();
+
+        MemcachedConfigurationException ex = Assert.Throws<MemcachedConfigurationException>(() => provider.GetRequiredService<HybridCache>());
+        Assert.Equal("MemcachedHybridCacheOptions.InvalidationBound is 00:00:00; it must be more than zero and at most one minute.", ex.Message);
+    }
+
+    [Fact]
     public void AddMemcachedHybridCache_WithoutClient_RefusedWithTheFix()
     {
         var services = new ServiceCollection();

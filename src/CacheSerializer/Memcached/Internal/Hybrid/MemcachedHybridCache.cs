@@ -30,7 +30,7 @@ internal sealed partial class MemcachedHybridCache : HybridCache, IDisposable
     {
         if (options.Problems() is [var (property, problem), ..])
         {
-            throw ThrowHelper.ClientOptionProblem($"{nameof(MemcachedHybridCacheOptions)}.{property}", $"MemcachedHybridCacheOptions.{property} {problem}.");
+            throw new MemcachedConfigurationException(property, $"MemcachedHybridCacheOptions.{property} {problem}.");
         }
 
         _engine = engine;
