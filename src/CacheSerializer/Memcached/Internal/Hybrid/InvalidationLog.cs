@@ -1,0 +1,252 @@
+using System.Buffers.Binary;
+using System.Diagnostics;
+using System.Text;
+using CacheSerializer.Memcached.Internal.Engine;
+using CacheSerializer.Memcached.Internal.Protocol;
+using CacheSerializer.Memcached.Internal.Requests;
+using Microsoft.Extensions.Logging;
+
+namespace CacheSerializer.Memcached.Internal.Hybrid;
+
+/// <summary>The farm-wide invalidation log in memcached (docs/hybrid.md, "The invalidation log"): the counter
+/// <c>hc:seq</c> and the ring <c>hc:log:&lt;n mod 1024&gt;</c>. A removal appends to it; this process's poller reads
+/// it on a thread of its own every half bound and applies what it finds to the L1 and the tag table.</summary>
+/// <remarks>
+/// A log item is the 8-byte sequence it was written under (so a ring slot still holding an older item is told apart),
+/// a kind byte (<c>k</c> a key, <c>t</c> a tag) and the name in UTF-8. A poll is complete when it read <c>hc:seq</c> and
+/// applied every item up to it; <see cref="IsFresh"/> tells whether the last complete poll started within the bound.
+/// </remarks>
+internal sealed partial class InvalidationLog : IDisposable
+{
+    /// <summary>The ring's size: a poller further behind drops its whole L1.</summary>
+    internal const int RingSize = 1024;
+
+    internal const string SequenceKey = "hc:seq";
+
+    private readonly MemcachedEngine _engine;
+    private readonly LocalCache _local;
+    private readonly TagTable _tags;
+    private readonly TimeSpan _bound;
+    private readonly TimeSpan _interval;
+    private readonly TimeSpan _stallLimit;
+    private readonly Thread _thread;
+    private readonly ManualResetEventSlim _stopping = new();
+    private long _seen;
+    private long _lastCompleteStart;
+    private long _stalledSince;
+    private int _polls;
+
+    internal InvalidationLog(MemcachedEngine engine, LocalCache local, TagTable tags, TimeSpan bound)
+    {
+        _engine = engine;
+        _local = local;
+        _tags = tags;
+        _bound = bound;
+        _interval = bound / 2;
+
+        // A log item that stays missing (its writer crashed between ma and the write, or memcached evicted it) stops
+        // the poller for at most this long; then the poller drops its whole L1 and moves on.
+        _stallLimit = TimeSpan.FromTicks(Math.Max(TimeSpan.FromSeconds(1).Ticks, _interval.Ticks * 20));
+        _thread = new Thread(Run) { IsBackground = true, Name = "CacheSerializer HybridCache poller" };
+        _thread.Start();
+    }
+
+    /// <summary>Gets the last sequence whose log items (and every one before) this process has applied; 0 before the first poll.</summary>
+    internal ulong Seen => (ulong)Volatile.Read(ref _seen);
+
+    /// <summary>Gets a value indicating whether the last complete poll started less than the bound ago.</summary>
+    internal bool IsFresh
+    {
+        get
+        {
+            long start = Volatile.Read(ref _lastCompleteStart);
+            return start != 0 && Stopwatch.GetElapsedTime(start) < _bound;
+        }
+    }
+
+    /// <summary>Gets how many complete polls ran (for tests).</summary>
+    internal int CompletePolls => Volatile.Read(ref _polls);
+
+    /// <summary>The counter's first value when it is missing: the current Unix time in microseconds, so that it never
+    /// moves back after memcached restarts (a farm would need a million removals a second to outrun it).</summary>
+    private static long NowMicroseconds => (DateTime.UtcNow - DateTime.UnixEpoch).Ticks / 10;
+
+    /// <summary>Takes the next sequence and writes its log item: a key removed, or a tag (then also <c>hc:tag:&lt;tag&gt;</c>,
+    /// before the log item, so a process that reads the tag after the item exists gets it). Returns 0 when memcached
+    /// could not be written.</summary>
+    internal async Task<ulong> AppendAsync(bool tag, string name, CancellationToken cancellationToken)
+    {
+        ulong? next = await _engine.ArithmeticAsync(SequenceKey, decrement: false, 1, (ulong)NowMicroseconds, null, cancellationToken).ConfigureAwait(false);
+        if (next is not ulong n)
+        {
+            return 0;
+        }
+
+        if (tag)
+        {
+            byte[] sequence = new byte[sizeof(ulong)];
+            BinaryPrimitives.WriteUInt64LittleEndian(sequence, n);
+            if (await _engine.StoreAsync(StoreMode.Set, TagTable.KeyOf(name), new CacheItem(0, sequence), null, 0, cancellationToken).ConfigureAwait(false) != MemcachedStoreResult.Stored)
+            {
+                return 0;
+            }
+        }
+
+        byte[] item = new byte[sizeof(ulong) + 1 + Encoding.UTF8.GetByteCount(name)];
+        BinaryPrimitives.WriteUInt64LittleEndian(item, n);
+        item[sizeof(ulong)] = tag ? (byte)'t' : (byte)'k';
+        Encoding.UTF8.GetBytes(name, item.AsSpan(sizeof(ulong) + 1));
+        MemcachedStoreResult stored = await _engine.StoreAsync(StoreMode.Set, SlotKey(n), new CacheItem(0, item), null, 0, cancellationToken).ConfigureAwait(false);
+        return stored == MemcachedStoreResult.Stored ? n : 0;
+    }
+
+    public void Dispose()
+    {
+        _stopping.Set();
+        if (Thread.CurrentThread != _thread)
+        {
+            _thread.Join();
+        }
+
+        _stopping.Dispose();
+    }
+
+    private static string SlotKey(ulong n) => "hc:log:" + (n % RingSize).ToString(System.Globalization.CultureInfo.InvariantCulture);
+
+    private void Run()
+    {
+        while (!_stopping.IsSet)
+        {
+            long start = Stopwatch.GetTimestamp();
+            try
+            {
+                if (SyncCall.Run(() => PollAsync(_engine.Lifetime)))
+                {
+                    Volatile.Write(ref _lastCompleteStart, start);
+                    Interlocked.Increment(ref _polls);
+                }
+            }
+            catch (Exception ex) when (ex is MemcachedException or OperationCanceledException or ObjectDisposedException)
+            {
+                // Not complete: L1 reads fall through to memcached until a poll completes again.
+                if (_engine.IsDisposed)
+                {
+                    return;
+                }
+            }
+            catch (Exception ex)
+            {
+                LogPollFailed(_engine.Logger, ex);
+            }
+
+            TimeSpan left = _interval - Stopwatch.GetElapsedTime(start);
+            if (left > TimeSpan.Zero)
+            {
+                _stopping.Wait(left);
+            }
+        }
+    }
+
+    /// <summary>One poll; true when complete.</summary>
+    private async Task<bool> PollAsync(CancellationToken cancellationToken)
+    {
+        MemcachedKey sequenceKey = _engine.Key(SequenceKey);
+        if (await _engine.ExecuteAsync(sequenceKey, new ArithmeticRequest(sequenceKey, false, 0, (ulong)NowMicroseconds, null), cancellationToken).ConfigureAwait(false) is not ulong latest)
+        {
+            return false; // the counter's server failed (ServerFailurePolicy.Miss)
+        }
+
+        ulong seen = Seen;
+        if (seen == 0 || latest < seen || latest - seen > RingSize)
+        {
+            // The first poll, a counter that moved back (memcached restarted or was flushed) or a poller too far behind:
+            // nothing this process holds can be trusted any more.
+            DropAll(latest);
+            return true;
+        }
+
+        if (latest == seen)
+        {
+            return true;
+        }
+
+        int count = (int)(latest - seen);
+        var reads = new Task<GetReply>[count];
+        for (int i = 0; i < count; i++)
+        {
+            MemcachedKey slot = _engine.Key(SlotKey(seen + 1 + (ulong)i));
+            reads[i] = _engine.ExecuteAsync(slot, new CheckedGetRequest(slot), cancellationToken);
+        }
+
+        await Task.WhenAll(reads).ConfigureAwait(false);
+        for (int i = 0; i < count; i++)
+        {
+            ulong n = seen + 1 + (ulong)i;
+            if (!TryApply(await reads[i].ConfigureAwait(false), n))
+            {
+                return Stall(n, latest);
+            }
+
+            Volatile.Write(ref _seen, (long)n);
+        }
+
+        Volatile.Write(ref _stalledSince, 0);
+        return true;
+    }
+
+    /// <summary>Applies log item <paramref name="n"/>; false when its slot does not hold it yet.</summary>
+    private bool TryApply(GetReply reply, ulong n)
+    {
+        ReadOnlySpan<byte> item = reply.Item.Data;
+        if (!reply.Hit || item.Length <= sizeof(ulong) || BinaryPrimitives.ReadUInt64LittleEndian(item) != n)
+        {
+            return false;
+        }
+
+        string name = Encoding.UTF8.GetString(item[(sizeof(ulong) + 1)..]);
+        if (item[sizeof(ulong)] == (byte)'t')
+        {
+            _tags.Record(name, n);
+        }
+        else
+        {
+            _local.Drop(name, n);
+        }
+
+        return true;
+    }
+
+    /// <summary>Item <paramref name="n"/> is not written yet: the poll stops there, until it has been missing too long.</summary>
+    private bool Stall(ulong n, ulong latest)
+    {
+        long since = Volatile.Read(ref _stalledSince);
+        if (since == 0)
+        {
+            Volatile.Write(ref _stalledSince, Stopwatch.GetTimestamp());
+            return false;
+        }
+
+        if (Stopwatch.GetElapsedTime(since) < _stallLimit)
+        {
+            return false;
+        }
+
+        LogItemLost(_engine.Logger, n);
+        DropAll(latest);
+        return true;
+    }
+
+    private void DropAll(ulong latest)
+    {
+        _local.Clear(latest);
+        _tags.Clear();
+        Volatile.Write(ref _seen, (long)latest);
+        Volatile.Write(ref _stalledSince, 0);
+    }
+
+    [LoggerMessage(EventId = 40, Level = LogLevel.Warning, Message = "memcached HybridCache: the invalidation log's item {Sequence} stayed missing (its writer stopped, or memcached evicted it); this server dropped its whole L1 and moved on")]
+    private static partial void LogItemLost(ILogger logger, ulong sequence);
+
+    [LoggerMessage(EventId = 41, Level = LogLevel.Error, Message = "memcached HybridCache: a poll of the invalidation log failed; L1 reads fall through to memcached until one completes")]
+    private static partial void LogPollFailed(ILogger logger, Exception exception);
+}

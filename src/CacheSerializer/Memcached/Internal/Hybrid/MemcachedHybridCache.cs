@@ -1,0 +1,332 @@
+using CacheSerializer.Memcached.Internal.Engine;
+using CacheSerializer.Memcached.Internal.GetOrCreate;
+using CacheSerializer.Memcached.Internal.Protocol;
+using CacheSerializer.Memcached.Internal.Reading;
+using CacheSerializer.Memcached.Internal.Requests;
+using Microsoft.Extensions.Caching.Hybrid;
+using Microsoft.Extensions.Logging;
+
+namespace CacheSerializer.Memcached.Internal.Hybrid;
+
+/// <summary>The package's own <see cref="HybridCache"/> over a client's engine (docs/hybrid.md): L2 entries are
+/// <c>GetOrCreateAsync</c>'s, filled through its leases (one factory call per miss in the farm, the fill bound to the
+/// CAS it won) and wrapped in a <see cref="HybridEnvelope"/>; L1 is kept coherent by the <see cref="InvalidationLog"/>.</summary>
+internal sealed partial class MemcachedHybridCache : HybridCache, IDisposable
+{
+    private static readonly TimeSpan DefaultExpiration = TimeSpan.FromMinutes(5);
+
+    private readonly MemcachedEngine _engine;
+    private readonly MemcachedHybridCacheOptions _options;
+    private readonly EntryPolicy _leaseDefaults;
+    private readonly HybridSerializers _serializers;
+    private readonly LocalCache _local;
+    private readonly TagTable _tags;
+    private readonly InvalidationLog _log;
+    private readonly ILogger _logger;
+    private int _keyTooLongLogged;
+
+    /// <exception cref="MemcachedConfigurationException">An option is out of range; the exception names it and the fix.</exception>
+    internal MemcachedHybridCache(MemcachedEngine engine, MemcachedHybridCacheOptions options, IServiceProvider? services, ILoggerFactory? loggerFactory)
+    {
+        if (options.Problems() is [var (property, problem), ..])
+        {
+            throw new MemcachedConfigurationException(property, $"MemcachedHybridCacheOptions.{property} {problem}.");
+        }
+
+        _engine = engine;
+        _options = options;
+        _logger = (ILogger?)loggerFactory?.CreateLogger<MemcachedHybridCache>() ?? engine.Logger;
+        _leaseDefaults = options.GetOrCreate is null ? engine.Settings.GetOrCreate : EntryPolicy.Resolve(options.GetOrCreate, engine.Settings.GetOrCreate);
+        _serializers = new HybridSerializers(services, new ItemReader(engine.Transcoder, engine.Settings.OnUnreadableItem, _logger, "memcached HybridCache"));
+        _local = new LocalCache(options.MaximumLocalEntries);
+        _tags = new TagTable(engine);
+        _log = new InvalidationLog(engine, _local, _tags, options.InvalidationBound);
+    }
+
+    /// <summary>Gets the invalidation log and its poller (for tests).</summary>
+    internal InvalidationLog Log => _log;
+
+    /// <summary>Gets the in-process level (for tests).</summary>
+    internal LocalCache Local => _local;
+
+    private bool Strict => _options.L1Coherence == HybridCacheCoherence.Strict;
+
+    public override async ValueTask<T> GetOrCreateAsync<TState, T>(string key, TState state, Func<TState, CancellationToken, ValueTask<T>> factory, HybridCacheEntryOptions? options = null, IEnumerable<string>? tags = null, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(key);
+        ArgumentNullException.ThrowIfNull(factory);
+        var call = new Call<TState, T>(this, key, state, factory, Resolve(options), TagsOf(tags), _serializers.For<T>());
+        if (!IsCacheable(key))
+        {
+            return call.Has(HybridCacheEntryFlags.DisableUnderlyingData) ? default! : await factory(state, cancellationToken).ConfigureAwait(false);
+        }
+
+        if (!call.Has(HybridCacheEntryFlags.DisableLocalCacheRead) && await TryLocalAsync(call, cancellationToken).ConfigureAwait(false) is { } local)
+        {
+            return local.Value;
+        }
+
+        ulong readAt = _log.Seen;
+        Made<T> made = await ReadThroughAsync(call, cancellationToken).ConfigureAwait(false);
+        if (made.Envelope is not null && !call.Has(HybridCacheEntryFlags.DisableLocalCacheWrite))
+        {
+            StoreLocal(call, made, readAt);
+        }
+
+        return made.Value;
+    }
+
+    public override async ValueTask SetAsync<T>(string key, T value, HybridCacheEntryOptions? options = null, IEnumerable<string>? tags = null, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(key);
+        if (!IsCacheable(key))
+        {
+            return;
+        }
+
+        var call = new Call<int, T>(this, key, 0, null!, Resolve(options), TagsOf(tags), _serializers.For<T>());
+        _local.Drop(key, 0);
+        HybridEnvelope envelope = call.Codec.Wrap(value, _log.Seen, call.Tags);
+        byte[]? stored = Fits(envelope) ? envelope.ToBytes() : null;
+        if (stored is not null && !call.Has(HybridCacheEntryFlags.DisableDistributedCacheWrite))
+        {
+            await StoreAsync(key, stored, call.Entry.Expiration, cancellationToken).ConfigureAwait(false);
+        }
+
+        ulong n = await AppendAsync(tag: false, key, cancellationToken).ConfigureAwait(false);
+        _local.Drop(key, n);
+        if (!Strict)
+        {
+            await Task.Delay(_options.InvalidationBound, cancellationToken).ConfigureAwait(false);
+        }
+
+        if (stored is not null && !call.Has(HybridCacheEntryFlags.DisableLocalCacheWrite))
+        {
+            StoreLocal(call, new Made<T>(value, envelope, 0), n);
+        }
+    }
+
+    public override async ValueTask RemoveAsync(string key, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(key);
+        await RemoveOneAsync(key, cancellationToken).ConfigureAwait(false);
+        if (!Strict)
+        {
+            await Task.Delay(_options.InvalidationBound, cancellationToken).ConfigureAwait(false);
+        }
+    }
+
+    public override async ValueTask RemoveAsync(IEnumerable<string> keys, CancellationToken cancellationToken = default)
+    {
+        string[] all = keys is null ? [] : [.. keys];
+        if (all.Length == 0)
+        {
+            return;
+        }
+
+        await Task.WhenAll(all.Select(key => RemoveOneAsync(key, cancellationToken))).ConfigureAwait(false);
+        if (!Strict)
+        {
+            await Task.Delay(_options.InvalidationBound, cancellationToken).ConfigureAwait(false);
+        }
+    }
+
+    /// <remarks>A tag removal changes no item's CAS token, so it waits the bound in both modes.</remarks>
+    public override async ValueTask RemoveByTagAsync(IEnumerable<string> tags, CancellationToken cancellationToken = default)
+    {
+        string[] all = tags is null ? [] : [.. tags.Where(static t => !string.IsNullOrEmpty(t)).Distinct(StringComparer.Ordinal)];
+        if (all.Length == 0)
+        {
+            return;
+        }
+
+        await Task.WhenAll(all.Select(async tag =>
+        {
+            ulong n = await AppendAsync(tag: true, tag, cancellationToken).ConfigureAwait(false);
+            if (n != 0)
+            {
+                _tags.Record(tag, n);
+            }
+            else
+            {
+                // Not logged (memcached failed): this server at least serves none of its copies; a sequence it cannot
+                // know is not recorded, or the tag's entries would be refused here for good.
+                _local.Clear(_log.Seen);
+            }
+        })).ConfigureAwait(false);
+        await Task.Delay(_options.InvalidationBound, cancellationToken).ConfigureAwait(false);
+    }
+
+    public override ValueTask RemoveByTagAsync(string tag, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(tag);
+        return RemoveByTagAsync([tag], cancellationToken);
+    }
+
+    /// <summary>Stops the poller.</summary>
+    public void Dispose() => _log.Dispose();
+
+    private static string[] TagsOf(IEnumerable<string>? tags) =>
+        tags is null ? [] : [.. tags.Where(static t => !string.IsNullOrEmpty(t)).Distinct(StringComparer.Ordinal).Take(HybridEnvelope.MaxTags)];
+
+    private Entry Resolve(HybridCacheEntryOptions? options)
+    {
+        HybridCacheEntryOptions? defaults = _options.DefaultEntryOptions;
+        TimeSpan expiration = options?.Expiration ?? defaults?.Expiration ?? DefaultExpiration;
+        TimeSpan local = options?.LocalCacheExpiration ?? defaults?.LocalCacheExpiration ?? expiration;
+        HybridCacheEntryFlags flags = (options?.Flags ?? HybridCacheEntryFlags.None) | (defaults?.Flags ?? HybridCacheEntryFlags.None);
+        EntryPolicy lease = expiration == _leaseDefaults.Expiration ? _leaseDefaults : EntryPolicy.Resolve(new GetOrCreateOptions { Expiration = expiration }, _leaseDefaults);
+        return new Entry(expiration, local < expiration ? local : expiration, flags, lease);
+    }
+
+    private bool IsCacheable(string key)
+    {
+        if (key.Length is > 0 && key.Length <= _options.MaximumKeyLength)
+        {
+            return true;
+        }
+
+        if (Interlocked.Exchange(ref _keyTooLongLogged, 1) == 0)
+        {
+            LogKeyNotCached(_logger, key.Length, _options.MaximumKeyLength);
+        }
+
+        return false;
+    }
+
+    private bool Fits(HybridEnvelope envelope) => envelope.Value.Count <= _options.MaximumPayloadBytes;
+
+    /// <summary>An L1 copy, if it may be served now: within its local expiration, checked as the mode says, and not
+    /// invalidated by a tag.</summary>
+    private async ValueTask<Made<T>?> TryLocalAsync<TState, T>(Call<TState, T> call, CancellationToken cancellationToken)
+    {
+        if (!_local.TryGet(call.Key, out LocalEntry entry))
+        {
+            return null;
+        }
+
+        bool fresh = _log.IsFresh;
+        if (Strict)
+        {
+            if (await CheckedCasAsync(call.Key, cancellationToken).ConfigureAwait(false) is not ulong cas || cas != entry.Cas)
+            {
+                _local.Remove(call.Key, entry);
+                return null;
+            }
+        }
+        else if (!fresh)
+        {
+            return null;
+        }
+
+        if (!await _tags.IsValidAsync(entry.Envelope.Creation, entry.Envelope.Tags, fresh, cancellationToken).ConfigureAwait(false))
+        {
+            _local.Remove(call.Key, entry);
+            return null;
+        }
+
+        if (entry.Shared is T shared)
+        {
+            return new Made<T>(shared, entry.Envelope, entry.Cas);
+        }
+
+        return call.Codec.TryRead(entry.Envelope, out T value) ? new Made<T>(value, entry.Envelope, entry.Cas) : null;
+    }
+
+    /// <summary>The item's CAS token without its value (strict mode); null on a miss or a failure.</summary>
+    private async Task<ulong?> CheckedCasAsync(string key, CancellationToken cancellationToken)
+    {
+        MemcachedKey encoded = _engine.Key(key);
+        try
+        {
+            ulong cas = await _engine.ExecuteAsync(encoded, new CasRequest(encoded, _engine.Wins), cancellationToken).ConfigureAwait(false);
+            return cas == 0 ? null : cas;
+        }
+        catch (MemcachedException)
+        {
+            return null;
+        }
+    }
+
+    private void StoreLocal<TState, T>(Call<TState, T> call, Made<T> made, ulong readAt)
+    {
+        if (call.Entry.LocalExpiration <= TimeSpan.Zero || made.Envelope is null || !Fits(made.Envelope))
+        {
+            return;
+        }
+
+        object? shared = ImmutableType<T>.Value ? made.Value : null;
+        long expiresAt = Environment.TickCount64 + (long)Math.Min(call.Entry.LocalExpiration.TotalMilliseconds, int.MaxValue);
+        _local.Set(call.Key, new LocalEntry(made.Envelope, shared, made.Cas, expiresAt), readAt);
+    }
+
+    private async Task RemoveOneAsync(string key, CancellationToken cancellationToken)
+    {
+        _local.Drop(key, 0);
+        try
+        {
+            await _engine.DeleteAsync(key, cancellationToken).ConfigureAwait(false);
+        }
+        catch (MemcachedException ex)
+        {
+            LogWriteFailed(_logger, "remove", ex);
+        }
+
+        ulong n = await AppendAsync(tag: false, key, cancellationToken).ConfigureAwait(false);
+        _local.Drop(key, n);
+    }
+
+    /// <summary>Appends to the log; 0 when memcached could not be written (logged: other servers' L1 then keep the old
+    /// value until their local expiration).</summary>
+    private async Task<ulong> AppendAsync(bool tag, string name, CancellationToken cancellationToken)
+    {
+        try
+        {
+            ulong n = await _log.AppendAsync(tag, name, cancellationToken).ConfigureAwait(false);
+            if (n != 0)
+            {
+                return n;
+            }
+        }
+        catch (MemcachedException ex)
+        {
+            LogWriteFailed(_logger, "append to the invalidation log", ex);
+            return 0;
+        }
+
+        LogWriteFailed(_logger, "append to the invalidation log", null);
+        return 0;
+    }
+
+    private async Task StoreAsync(string key, byte[] envelope, TimeSpan expiration, CancellationToken cancellationToken)
+    {
+        try
+        {
+            CacheItem item = _engine.Transcoder.Serialize(envelope);
+            await _engine.StoreAsync(StoreMode.Set, key, item, expiration, 0, cancellationToken).ConfigureAwait(false);
+        }
+        catch (MemcachedException ex)
+        {
+            LogWriteFailed(_logger, "store", ex);
+        }
+    }
+
+    [LoggerMessage(EventId = 42, Level = LogLevel.Warning, Message = "memcached HybridCache: a key of {Length} characters is longer than MaximumKeyLength ({Limit}): such calls run the factory and cache nothing. Logged once")]
+    private static partial void LogKeyNotCached(ILogger logger, int length, int limit);
+
+    [LoggerMessage(EventId = 43, Level = LogLevel.Warning, Message = "memcached HybridCache: a {Operation} failed; other servers' L1 copies may outlive the change until their local expiration")]
+    private static partial void LogWriteFailed(ILogger logger, string operation, Exception? exception);
+
+    /// <summary>One call's resolved entry options.</summary>
+    private sealed record Entry(TimeSpan Expiration, TimeSpan LocalExpiration, HybridCacheEntryFlags Flags, EntryPolicy Lease);
+
+    /// <summary>A value and the envelope it came from (null when it was not cached), with the CAS token of the item it
+    /// was read from (0 when unknown).</summary>
+    private sealed record Made<T>(T Value, HybridEnvelope? Envelope, ulong Cas);
+
+    /// <summary>What one call works with.</summary>
+    private sealed record Call<TState, T>(MemcachedHybridCache Cache, string Key, TState State, Func<TState, CancellationToken, ValueTask<T>> Factory, Entry Entry, string[] Tags, HybridSerializers.Codec<T> Codec)
+    {
+        internal bool Has(HybridCacheEntryFlags flag) => (Entry.Flags & flag) == flag;
+    }
+}

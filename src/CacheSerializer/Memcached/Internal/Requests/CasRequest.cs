@@ -1,0 +1,40 @@
+using System.Buffers;
+using CacheSerializer.Memcached.Internal.GetOrCreate;
+using CacheSerializer.Memcached.Internal.Protocol;
+
+namespace CacheSerializer.Memcached.Internal.Requests;
+
+/// <summary><c>mg &lt;key&gt; c</c>: the item's CAS token only, without its value (0 on a miss), for the strict
+/// HybridCache's check of an in-process copy (docs/hybrid.md, "Strict").</summary>
+/// <remarks>memcached 1.6.18 gives the win of an item marked stale to any <c>mg</c> that asks for the token: this one
+/// cannot act on it, so it goes back through <see cref="Wins"/>, as a touch's does.</remarks>
+internal sealed class CasRequest(MemcachedKey key, Wins wins) : MetaRequest<ulong>
+{
+    internal override string Operation => "cas_check";
+
+    private protected override string Command => "mg";
+
+    internal override void Write(IBufferWriter<byte> writer) =>
+        MetaWriter.WriteGet(writer, key, value: false, cas: true, Expiration.None, quiet: false, Opaque);
+
+    private protected override bool OnReply(in MetaReply reply)
+    {
+        switch (reply.Code)
+        {
+            case MetaReplyCode.Success:
+                ulong cas = reply.GetNumber((byte)'c');
+                if ((reply.GetRecacheFlags() & RecacheFlags.Won) != 0)
+                {
+                    wins.Return(key, cas);
+                }
+
+                Complete(cas, "hit");
+                return true;
+            case MetaReplyCode.Miss:
+                Complete(0, "miss");
+                return true;
+            default:
+                return false;
+        }
+    }
+}

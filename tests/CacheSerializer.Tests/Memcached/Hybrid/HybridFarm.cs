@@ -1,0 +1,55 @@
+using CacheSerializer.LocalServers;
+using CacheSerializer.Memcached;
+using CacheSerializer.Memcached.Internal.Hybrid;
+using CacheSerializer.Tests.Memcached.Fixtures;
+using Microsoft.Extensions.Caching.Hybrid;
+using Microsoft.Extensions.DependencyInjection;
+
+namespace CacheSerializer.Tests.Memcached.Hybrid;
+
+/// <summary>Web servers of a farm, each its own service provider (client, engine, HybridCache, L1, poller) over one
+/// real memcached; disposing the farm disposes them.</summary>
+internal sealed class HybridFarm : IDisposable
+{
+    private readonly List<ServiceProvider> _providers = [];
+
+    public HybridFarm(MemcachedServer server, int servers, Action<MemcachedHybridCacheOptions>? configure = null, Action<IServiceCollection>? services = null, Action<MemcachedClientOptions>? client = null)
+    {
+        for (int i = 0; i < servers; i++)
+        {
+            var collection = new ServiceCollection();
+            collection.AddMemcached(o =>
+            {
+                o.Servers.Add(server.Endpoint);
+                o.ConnectTimeout = TimeSpan.FromSeconds(2);
+                o.OperationTimeout = TimeSpan.FromSeconds(2);
+                o.ServerDownInterval = TimeSpan.FromMilliseconds(300);
+                client?.Invoke(o);
+            });
+            services?.Invoke(collection);
+            collection.AddMemcachedHybridCache(configure);
+            _providers.Add(collection.BuildServiceProvider());
+        }
+    }
+
+    public HybridCache this[int index] => _providers[index].GetRequiredService<HybridCache>();
+
+    public int Count => _providers.Count;
+
+    internal MemcachedHybridCache Internal(int index) => (MemcachedHybridCache)this[index];
+
+    public MemcachedClient Client(int index) => _providers[index].GetRequiredService<MemcachedClient>();
+
+    /// <summary>Waits until every server's poller has completed a poll (its L1 is served from then on).</summary>
+    public Task UntilPolledAsync() => Poll.UntilAsync(
+        () => Enumerable.Range(0, Count).All(i => Internal(i).Log.IsFresh),
+        "every server's first complete poll of the invalidation log");
+
+    public void Dispose()
+    {
+        foreach (ServiceProvider provider in _providers)
+        {
+            provider.Dispose();
+        }
+    }
+}
