@@ -5,7 +5,7 @@ using Microsoft.Extensions.Caching.Hybrid;
 
 namespace CacheSerializer.Tests.Memcached.Hybrid;
 
-/// <summary>L1 coherence across the servers of a farm (docs/hybrid.md, "The invalidation log"): after a removal returns
+/// <summary>L1 coherence across the servers of a farm (docs/hybrid.md, "L1 coherence without Redis: the invalidation log"): after a removal returns
 /// on one server, no server returns the old value, in both modes; a poller that cannot read the log stops L1.</summary>
 [Collection(MemcachedCollection.Name)]
 public sealed class MemcachedHybridCacheCoherenceTests(MemcachedServerFixture fixture)

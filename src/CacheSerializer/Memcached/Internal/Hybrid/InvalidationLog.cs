@@ -8,7 +8,7 @@ using Microsoft.Extensions.Logging;
 
 namespace CacheSerializer.Memcached.Internal.Hybrid;
 
-/// <summary>The farm-wide invalidation log in memcached (docs/hybrid.md, "The invalidation log"): the counter
+/// <summary>The farm-wide invalidation log in memcached (docs/hybrid.md, "L1 coherence without Redis: the invalidation log"): the counter
 /// <c>hc:seq</c> and the ring <c>hc:log:&lt;n mod 1024&gt;</c>. A removal appends to it; this process's poller reads
 /// it on a thread of its own every half bound and applies what it finds to the L1 and the tag table.</summary>
 /// <remarks>

@@ -5,7 +5,7 @@ using CacheSerializer.Memcached.Internal.Protocol;
 namespace CacheSerializer.Memcached.Internal.Requests;
 
 /// <summary><c>mg &lt;key&gt; c</c>: the item's CAS token only, without its value (0 on a miss), for the strict
-/// HybridCache's check of an in-process copy (docs/hybrid.md, "Strict").</summary>
+/// HybridCache's check of an in-process copy (docs/hybrid.md, "L1 coherence without Redis: the invalidation log").</summary>
 /// <remarks>memcached 1.6.18 gives the win of an item marked stale to any <c>mg</c> that asks for the token: this one
 /// cannot act on it, so it goes back through <see cref="Wins"/>, as a touch's does.</remarks>
 internal sealed class CasRequest(MemcachedKey key, Wins wins) : MetaRequest<ulong>
