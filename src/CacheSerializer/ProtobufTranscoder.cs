@@ -59,6 +59,7 @@ public sealed class ProtobufTranscoder : ITranscoder
         _compressionThreshold = options.CompressionThreshold;
         _compressStringsAndBytes = options.CompressStringsAndBytes;
         _maxDecompressionRatio = options.MaxDecompressionRatio;
+        ObjectFormat = options.ObjectFormat;
 
         var registry = new TypeRegistry(new Dictionary<Type, int>(options.TypeAliases));
         BinaryFormatterCodec? fallback = options.BinaryFormatterFallbackTypes.Count > 0 ? new BinaryFormatterCodec([.. options.BinaryFormatterFallbackTypes]) : null;
@@ -98,10 +99,15 @@ public sealed class ProtobufTranscoder : ITranscoder
         _compressionThreshold = source._compressionThreshold;
         _compressStringsAndBytes = source._compressStringsAndBytes;
         _maxDecompressionRatio = source._maxDecompressionRatio;
+        ObjectFormat = source.ObjectFormat;
     }
 
     /// <summary>Gets the largest payload this transcoder stores (<see cref="ProtobufTranscoderOptions.MaxValueSize"/>).</summary>
     internal int MaxValueSize => _maxValueSize;
+
+    /// <summary>Gets how objects are written: anything but <see cref="TranscoderObjectFormat.Protobuf"/> is the migration
+    /// phase from EnyimMemcachedCore, whose clients still read the cache (<see cref="Memcached.Internal.Configuration.ClientSettings.MigrationPhase"/>).</summary>
+    internal TranscoderObjectFormat ObjectFormat { get; }
 
     /// <summary>This transcoder with another size limit, sharing its contracts, codecs and caches: what a client uses, with its own limit.</summary>
     internal ProtobufTranscoder WithMaxValueSize(int maxValueSize) => maxValueSize == _maxValueSize ? this : new ProtobufTranscoder(this, maxValueSize);

@@ -93,6 +93,12 @@ internal sealed class ClientSettings
 
     internal ITranscoder Transcoder { get; private set; } = null!;
 
+    /// <summary>Gets a value indicating whether this is the migration phase from EnyimMemcachedCore: objects are not yet
+    /// written as protobuf (<see cref="ProtobufTranscoderOptions.ObjectFormat"/>, as an <c>enyimMemcached</c> section
+    /// starts), so EnyimMemcachedCore's applications still read the cache, and nothing but values may sit under their
+    /// keys (docs/client.md, "In the migration phase").</summary>
+    internal bool MigrationPhase { get; private set; }
+
     /// <summary>Gets the user and password sent first on each connection, or null for no authentication.</summary>
     internal Credentials? Credentials { get; }
 
@@ -153,6 +159,7 @@ internal sealed class ClientSettings
         settings.GetOrCreate = EntryPolicy.FromDefaults(options.GetOrCreate);
         settings.Transcoder = PackageDefaults.Transcoder(options.Transcoder, options.MaxValueSize);
         settings.PooledReads = settings.Transcoder is ProtobufTranscoder;
+        settings.MigrationPhase = settings.Transcoder is ProtobufTranscoder { ObjectFormat: not TranscoderObjectFormat.Protobuf };
         settings.Description = map.Describe();
         settings.TranscoderDescription = options.TranscoderDescription
             ?? (options.Transcoder is null ? $"ProtobufTranscoder (defaults, MaxValueSize {options.MaxValueSize} bytes)" : settings.Transcoder.GetType().FullName!);
