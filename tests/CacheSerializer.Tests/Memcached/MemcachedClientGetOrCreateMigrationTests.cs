@@ -2,6 +2,8 @@ using CacheSerializer.Memcached;
 using CacheSerializer.Memcached.Internal.Protocol;
 using CacheSerializer.Memcached.Internal.Requests;
 using CacheSerializer.Tests.Memcached.Fixtures;
+using Microsoft.Extensions.Configuration;
+using Microsoft.Extensions.DependencyInjection;
 
 namespace CacheSerializer.Tests.Memcached;
 
@@ -197,6 +199,46 @@ public sealed class MemcachedClientGetOrCreateMigrationTests(MemcachedServerFixt
         Assert.False(client.Engine.Settings.MigrationPhase);
     }
 
+    [Theory]
+    [InlineData(null, false, true)]
+    [InlineData(null, true, true)]
+    [InlineData("EnyimBson", true, true)]
+    [InlineData("Protobuf", false, false)]
+    [InlineData("Protobuf", true, false)]
+    public async Task MigrationPhase_EnyimSection_OnUntilObjectFormatIsProtobufEvenWithTheTranscoderWrapped(string? objectFormat, bool wrapped, bool expected)
+    {
+        var values = new Dictionary<string, string?>
+        {
+            ["enyimMemcached:Servers:0:Address"] = "127.0.0.1",
+            ["enyimMemcached:Servers:0:Port"] = fixture.Primary.Port.ToString(System.Globalization.CultureInfo.InvariantCulture),
+        };
+        if (objectFormat is not null)
+        {
+            values["enyimMemcached:ProtobufTranscoder:ObjectFormat"] = objectFormat;
+        }
+
+        IServiceCollection services = new ServiceCollection()
+            .AddMemcached(new ConfigurationBuilder().AddInMemoryCollection(values).Build().GetSection("enyimMemcached"));
+        if (wrapped)
+        {
+            services.PostConfigure<MemcachedClientOptions>(static o => o.Transcoder = new Wrapping(o.Transcoder!));
+        }
+
+        await using ServiceProvider provider = services.BuildServiceProvider();
+
+        Assert.Equal(expected, provider.GetRequiredService<MemcachedClient>().Engine.Settings.MigrationPhase);
+    }
+
+    [Theory]
+    [InlineData(TranscoderObjectFormat.EnyimBson, true)]
+    [InlineData(TranscoderObjectFormat.Protobuf, false)]
+    public void MigrationPhase_ProtobufTranscoderSetInCode_FollowsItsObjectFormat(TranscoderObjectFormat objectFormat, bool expected)
+    {
+        using MemcachedClient client = fixture.CreateClient(configure: o => o.Transcoder = new ProtobufTranscoder(new ProtobufTranscoderOptions { ObjectFormat = objectFormat }));
+
+        Assert.Equal(expected, client.Engine.Settings.MigrationPhase);
+    }
+
     /// <summary>A new web server in the migration phase: objects written as EnyimMemcachedCore's DefaultTranscoder writes them.</summary>
     private MemcachedClient NewServer()
     {
@@ -230,4 +272,14 @@ public sealed class MemcachedClientGetOrCreateMigrationTests(MemcachedServerFixt
     }
 
     public sealed record Product(int Id, string? Name, int Version);
+
+    /// <summary>An application's wrapper around the transcoder a section built (as the load test's counting one).</summary>
+    private sealed class Wrapping(ITranscoder inner) : ITranscoder
+    {
+        public CacheItem Serialize(object? value) => inner.Serialize(value);
+
+        public object? Deserialize(CacheItem item) => inner.Deserialize(item);
+
+        public T? Deserialize<T>(CacheItem item) => inner.Deserialize<T>(item);
+    }
 }

@@ -94,8 +94,8 @@ internal sealed class ClientSettings
     internal ITranscoder Transcoder { get; private set; } = null!;
 
     /// <summary>Gets a value indicating whether this is the migration phase from EnyimMemcachedCore: objects are not yet
-    /// written as protobuf (<see cref="ProtobufTranscoderOptions.ObjectFormat"/>, as an <c>enyimMemcached</c> section
-    /// starts), so EnyimMemcachedCore's applications still read the cache, and nothing but values may sit under their
+    /// written as protobuf (<see cref="ProtobufTranscoderOptions.ObjectFormat"/> of the transcoder a section built, as an
+    /// <c>enyimMemcached</c> section starts, even if wrapped since; else of the <see cref="ProtobufTranscoder"/> set), so EnyimMemcachedCore's applications still read the cache, and nothing but values may sit under their
     /// keys (docs/client.md, "In the migration phase").</summary>
     internal bool MigrationPhase { get; private set; }
 
@@ -159,7 +159,8 @@ internal sealed class ClientSettings
         settings.GetOrCreate = EntryPolicy.FromDefaults(options.GetOrCreate);
         settings.Transcoder = PackageDefaults.Transcoder(options.Transcoder, options.MaxValueSize);
         settings.PooledReads = settings.Transcoder is ProtobufTranscoder;
-        settings.MigrationPhase = settings.Transcoder is ProtobufTranscoder { ObjectFormat: not TranscoderObjectFormat.Protobuf };
+        TranscoderObjectFormat objectFormat = options.BoundObjectFormat ?? (settings.Transcoder as ProtobufTranscoder)?.ObjectFormat ?? TranscoderObjectFormat.Protobuf;
+        settings.MigrationPhase = objectFormat != TranscoderObjectFormat.Protobuf;
         settings.Description = map.Describe();
         settings.TranscoderDescription = options.TranscoderDescription
             ?? (options.Transcoder is null ? $"ProtobufTranscoder (defaults, MaxValueSize {options.MaxValueSize} bytes)" : settings.Transcoder.GetType().FullName!);

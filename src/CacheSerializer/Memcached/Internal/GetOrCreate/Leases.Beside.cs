@@ -29,35 +29,26 @@ internal sealed partial class Leases
             GetReply reply = await engine.ExecuteValueAsync(engine.Locate(key), read, token).ConfigureAwait(false);
 
             // The version of an unreadable item the fill replaces (and only it: ms C), 0 for a miss (the fill adds).
-            ulong replaces = 0;
-            if (reply.Hit)
+            (Task<Loaded<T>>? served, ulong replaces) = Serve(key, call, reply, token);
+            if (served is not null)
             {
-                var valueLease = new Lease(key, BoundTo: 0);
-                if (TryReadLeased(valueLease, reply, out T value, out CacheItem item, out TranscoderErrorKind reason))
-                {
-                    // Its early-refresh window (R): refreshed with ms C, which a delete or a store since makes lose.
-                    if (reply.Won)
-                    {
-                        StartRefresh(valueLease, call, reply.Cas);
-                    }
-
-                    return new Loaded<T>(value, item);
-                }
-
-                // Another build's item: its copy beside it is leased as it is after the flip (no old reader reads copies).
-                // A win this read carried lapses with the item (Wins.ReleaseAsync marks nothing stale in this phase).
-                if (engine.Reads.OtherBuildCas(reason, reply) is ulong otherBuild and not 0)
-                {
-                    return await LoadAsync(new Lease(key.CopyFor(CopyFormat.BuildOf(typeof(T))), otherBuild), call, token).ConfigureAwait(false);
-                }
-
-                replaces = reply.Cas;
+                return await served.ConfigureAwait(false);
             }
 
             var leaseRead = GetRequest.Lease(leaseKey, call.Policy.LockSeconds, recacheTtl: 0, pooled: false, engine.GetRequests);
             GetReply lease = await engine.ExecuteValueAsync(engine.Locate(leaseKey), leaseRead, token).ConfigureAwait(false);
             if (lease.Won)
             {
+                // Read again: the caller that held the lease before may have stored the value and released the lease
+                // between this call's read of the key and its lease (it stores first), and that value stands.
+                reply = await engine.ExecuteValueAsync(engine.Locate(key), GetRequest.Refresh(key, recacheTtl: 0, pooled: false, engine.GetRequests), token).ConfigureAwait(false);
+                (served, replaces) = Serve(key, call, reply, token);
+                if (served is not null)
+                {
+                    await engine.Wins.ReleaseAsync(leaseKey, lease.Cas, placeholder: true).ConfigureAwait(false);
+                    return await served.ConfigureAwait(false);
+                }
+
                 return await CreateBesideAsync(key, leaseKey, lease.Cas, replaces, call, "won", token).ConfigureAwait(false);
             }
 
@@ -78,6 +69,35 @@ internal sealed partial class Leases
             await Task.Delay(pause < left ? pause : left, token).ConfigureAwait(false);
             pause = pause * 2 < MaxPause ? pause * 2 : MaxPause;
         }
+    }
+
+    /// <summary>What a read of the value key serves: its value (refreshed in the background when the read won its
+    /// early-refresh window), or this build's copy of another build's item; else null and the CAS token of the item
+    /// the fill may replace (an item this build cannot read; 0 for a miss).</summary>
+    private (Task<Loaded<T>>? Served, ulong Replaces) Serve<T>(MemcachedKey key, Call<T> call, in GetReply reply, CancellationToken token)
+    {
+        if (!reply.Hit)
+        {
+            return (null, 0);
+        }
+
+        var valueLease = new Lease(key, BoundTo: 0);
+        if (TryReadLeased(valueLease, reply, out T value, out CacheItem item, out TranscoderErrorKind reason))
+        {
+            // Its early-refresh window (R): refreshed with ms C, which a delete or a store since makes lose.
+            if (reply.Won)
+            {
+                StartRefresh(valueLease, call, reply.Cas);
+            }
+
+            return (Task.FromResult(new Loaded<T>(value, item)), 0);
+        }
+
+        // Another build's item: its copy beside it is leased as it is after the flip (no old reader reads copies). A win
+        // this read carried lapses with the item (Wins.ReleaseAsync marks nothing stale in this phase).
+        return engine.Reads.OtherBuildCas(reason, reply) is ulong otherBuild and not 0
+            ? (LoadAsync(new Lease(key.CopyFor(CopyFormat.BuildOf(typeof(T))), otherBuild), call, token), 0)
+            : (null, reply.Cas);
     }
 
     /// <summary>Runs the factory in the caller's flight and stores its value under the value key
