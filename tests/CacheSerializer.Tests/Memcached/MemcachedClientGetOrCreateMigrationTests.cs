@@ -184,6 +184,31 @@ public sealed class MemcachedClientGetOrCreateMigrationTests(MemcachedServerFixt
     }
 
     [Fact]
+    public async Task GetOrCreateAsync_MigrationPhaseEntryAFlippedServerInvalidated_NotServedButCreatedOnce()
+    {
+        // During the flip, servers already writing protobuf mark entries stale; the ones still in the migration phase must
+        // not serve them (no stale window here) and replace them once between them.
+        MemcachedClient flipped = fixture.CreateClient();
+        _clients.Add(flipped);
+        MemcachedClient[] farm = [NewServer(), NewServer()];
+        string key = MemcachedServerFixture.UniqueKey("migration-flip-stale");
+        Assert.Equal(new Product(1, "v1", 1), await farm[0].GetOrCreateAsync(key, _ => Task.FromResult(new Product(1, "v1", 1)), Options));
+        Assert.True(await flipped.InvalidateAsync(key));
+        int calls = 0;
+
+        Product[] results = await Task.WhenAll(farm.Select(server => server.GetOrCreateAsync(key, async _ =>
+        {
+            Interlocked.Increment(ref calls);
+            await Task.Yield();
+            return new Product(1, "v2", 2);
+        }, Options))).WaitAsync(Bound.NotStuck);
+
+        Assert.Equal(1, calls);
+        Assert.All(results, r => Assert.Equal(new Product(1, "v2", 2), r));
+        Assert.Equal(new Product(1, "v2", 2), await flipped.GetValueAsync<Product>(key));
+    }
+
+    [Fact]
     public async Task GetOrCreateAsync_AfterTheFlip_LeasesOnTheKeyItself()
     {
         MemcachedClient client = fixture.CreateClient();

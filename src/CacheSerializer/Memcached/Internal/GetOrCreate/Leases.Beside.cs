@@ -35,27 +35,10 @@ internal sealed partial class Leases
                 return await served.ConfigureAwait(false);
             }
 
-            var leaseRead = GetRequest.Lease(leaseKey, call.Policy.LockSeconds, recacheTtl: 0, pooled: false, engine.GetRequests);
-            GetReply lease = await engine.ExecuteValueAsync(engine.Locate(leaseKey), leaseRead, token).ConfigureAwait(false);
-            if (lease.Won)
+            // A placeholder under the key is a flipped server's lease (during the flip): its value comes there.
+            if (!reply.IsPlaceholder && await LeaseBesideAsync(key, leaseKey, replaces, call, token).ConfigureAwait(false) is Loaded<T> loaded)
             {
-                // Read again: the caller that held the lease before may have stored the value and released the lease
-                // between this call's read of the key and its lease (it stores first), and that value stands.
-                reply = await engine.ExecuteValueAsync(engine.Locate(key), GetRequest.Refresh(key, recacheTtl: 0, pooled: false, engine.GetRequests), token).ConfigureAwait(false);
-                (served, replaces) = Serve(key, call, reply, token);
-                if (served is not null)
-                {
-                    await engine.Wins.ReleaseAsync(leaseKey, lease.Cas, placeholder: true).ConfigureAwait(false);
-                    return await served.ConfigureAwait(false);
-                }
-
-                return await CreateBesideAsync(key, leaseKey, lease.Cas, replaces, call, "won", token).ConfigureAwait(false);
-            }
-
-            // No placeholder could be made (the server failed under ServerFailurePolicy.Miss, or had no memory for one).
-            if (!lease.IsPlaceholder)
-            {
-                return await CreateBesideAsync(key, leaseKey, leaseCas: 0, replaces, call, "unprotected", token).ConfigureAwait(false);
+                return loaded;
             }
 
             // Another caller holds the lease: poll the value key until it is stored, for at most LockTimeout.
@@ -71,6 +54,32 @@ internal sealed partial class Leases
         }
     }
 
+    /// <summary>Leases the lease key after a read of the value key found nothing to serve: the winner reads the key
+    /// again, then runs the factory; null when another caller holds the lease (poll).</summary>
+    private async Task<Loaded<T>?> LeaseBesideAsync<T>(MemcachedKey key, MemcachedKey leaseKey, ulong replaces, Call<T> call, CancellationToken token)
+    {
+        var leaseRead = GetRequest.Lease(leaseKey, call.Policy.LockSeconds, recacheTtl: 0, pooled: false, engine.GetRequests);
+        GetReply lease = await engine.ExecuteValueAsync(engine.Locate(leaseKey), leaseRead, token).ConfigureAwait(false);
+        if (lease.Won)
+        {
+            // Read again: the caller that held the lease before may have stored the value and released the lease between
+            // this call's read of the key and its lease (it stores first), and that value stands.
+            var again = GetRequest.Refresh(key, recacheTtl: 0, pooled: false, engine.GetRequests);
+            GetReply reply = await engine.ExecuteValueAsync(engine.Locate(key), again, token).ConfigureAwait(false);
+            (Task<Loaded<T>>? served, replaces) = Serve(key, call, reply, token);
+            if (served is not null)
+            {
+                await engine.Wins.ReleaseAsync(leaseKey, lease.Cas, placeholder: true).ConfigureAwait(false);
+                return await served.ConfigureAwait(false);
+            }
+
+            return await CreateBesideAsync(key, leaseKey, lease.Cas, replaces, call, "won", token).ConfigureAwait(false);
+        }
+
+        // No placeholder could be made (the server failed under ServerFailurePolicy.Miss, or had no memory for one).
+        return lease.IsPlaceholder ? null : await CreateBesideAsync(key, leaseKey, leaseCas: 0, replaces, call, "unprotected", token).ConfigureAwait(false);
+    }
+
     /// <summary>What a read of the value key serves: its value (refreshed in the background when the read won its
     /// early-refresh window), or this build's copy of another build's item; else null and the CAS token of the item
     /// the fill may replace (an item this build cannot read; 0 for a miss).</summary>
@@ -82,7 +91,16 @@ internal sealed partial class Leases
         }
 
         var valueLease = new Lease(key, BoundTo: 0);
-        if (TryReadLeased(valueLease, reply, out T value, out CacheItem item, out TranscoderErrorKind reason))
+        bool readable = TryReadLeased(valueLease, reply, out T value, out CacheItem item, out TranscoderErrorKind reason);
+
+        // Marked stale by a server already flipped to protobuf (InvalidateAsync after the flip; no old application is left
+        // by then): served inside a stale window, as after the flip; else replaced as an unreadable item is.
+        if (readable && reply.Stale && !call.Policy.ServesStale)
+        {
+            return (null, reply.Cas);
+        }
+
+        if (readable)
         {
             // Its early-refresh window (R): refreshed with ms C, which a delete or a store since makes lose.
             if (reply.Won)
@@ -94,7 +112,7 @@ internal sealed partial class Leases
         }
 
         // Another build's item: its copy beside it is leased as it is after the flip (no old reader reads copies). A win
-        // this read carried lapses with the item (Wins.ReleaseAsync marks nothing stale in this phase).
+        // this read carried lapses with the item.
         return engine.Reads.OtherBuildCas(reason, reply) is ulong otherBuild and not 0
             ? (LoadAsync(new Lease(key.CopyFor(CopyFormat.BuildOf(typeof(T))), otherBuild), call, token), 0)
             : (null, reply.Cas);

@@ -197,7 +197,13 @@ internal sealed partial class Leases(MemcachedEngine engine)
         }
         catch when (reply.Won)
         {
-            engine.Wins.Return(lease.Key, reply.Cas);
+            // In the migration phase a win on an item not marked stale is an early refresh's: handing it back would mark
+            // the value stale, which an EnyimMemcachedCore reader takes for fresh; it lapses with the item instead.
+            if (reply.Stale || !engine.Settings.MigrationPhase)
+            {
+                engine.Wins.Return(lease.Key, reply.Cas);
+            }
+
             throw;
         }
     }

@@ -20,13 +20,6 @@ internal sealed class Wins(MemcachedEngine engine)
     /// its win), in both cases only if its CAS token is still the one read, so a value stored since is never touched.</summary>
     internal async Task ReleaseAsync(MemcachedKey key, ulong cas, bool placeholder)
     {
-        // In the migration phase no item under a value key is marked stale: an EnyimMemcachedCore reader would take it for
-        // a fresh value. The only win there is an early refresh's (R), which lapses with its item instead.
-        if (!placeholder && engine.Settings.MigrationPhase)
-        {
-            return;
-        }
-
         try
         {
             KeyRequest release = placeholder ? KeyRequest.Delete(key, cas) : KeyRequest.InvalidateKeepingTtl(key, cas);
