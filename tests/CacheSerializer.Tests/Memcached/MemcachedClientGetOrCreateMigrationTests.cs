@@ -34,17 +34,9 @@ public sealed class MemcachedClientGetOrCreateMigrationTests(MemcachedServerFixt
     {
         MemcachedClient client = NewServer();
         string key = MemcachedServerFixture.UniqueKey("migration-held");
-        var release = new TaskCompletionSource();
-        var entered = new TaskCompletionSource();
         await using var old = new EnyimReader(fixture.Primary.Endpoint);
 
-        Task<Product> call = client.GetOrCreateAsync(key, async _ =>
-        {
-            entered.SetResult();
-            await release.Task;
-            return new Product(7, "new", 2);
-        }, Options);
-        await entered.Task.WaitAsync(Bound.NotStuck);
+        (Task<Product> call, TaskCompletionSource release) = await HeldCallAsync(client, key, new Product(7, "new", 2));
 
         Assert.Equal((false, null), await old.GetAsync<Product>(key));
         Assert.True((await LeaseAsync(client, key)).IsPlaceholder); // the lease is held beside the key
@@ -146,20 +138,13 @@ public sealed class MemcachedClientGetOrCreateMigrationTests(MemcachedServerFixt
         Assert.Equal(new Product(1, "v1", 1), await client.GetOrCreateAsync(key, _ => Task.FromResult(new Product(1, "v1", 1)), refreshing));
         await Poll.UntilAsync(async () => (await client.Engine.Reads.GetRawAsync(key, CancellationToken.None, ttl: true)).Ttl < 27, "the early-refresh window (R27)");
         using var meters = ClientMeterListener.ForPort(fixture.Primary.Port, "db.client.operation.duration");
-        var entered = new TaskCompletionSource();
-        var release = new TaskCompletionSource();
 
-        Product current = await client.GetOrCreateAsync(key, async _ =>
-        {
-            entered.SetResult();
-            await release.Task;
-            return new Product(1, "loaded before the update", 1);
-        }, refreshing);
-        await entered.Task.WaitAsync(Bound.NotStuck);
+        // The call returns the current value at once; its factory is the refresh behind it.
+        (Task<Product> call, TaskCompletionSource release) = await HeldCallAsync(client, key, new Product(1, "loaded before the update", 1), refreshing);
         Assert.True(await oldWriter.DeleteAsync(key));
         release.SetResult();
 
-        Assert.Equal(new Product(1, "v1", 1), current);
+        Assert.Equal(new Product(1, "v1", 1), await call);
         await Poll.UntilAsync(() => meters.Of("db.client.operation.duration").Any(static m => (string?)m.Tag("db.operation.name") == "cas"), "the refresh's store");
         Assert.Equal(["not_found"], meters.Of("db.client.operation.duration").Where(static m => (string?)m.Tag("db.operation.name") == "cas").Select(static m => (string?)m.Tag("cacheserializer.memcached.outcome")));
         Assert.Equal((false, null), await old.GetAsync<Product>(key));
@@ -275,7 +260,7 @@ public sealed class MemcachedClientGetOrCreateMigrationTests(MemcachedServerFixt
     }
 
     /// <summary>Starts a call whose factory is held until the returned source is completed, and waits until it runs.</summary>
-    private static async Task<(Task<Product> Call, TaskCompletionSource Release)> HeldCallAsync(MemcachedClient client, string key, Product value)
+    private static async Task<(Task<Product> Call, TaskCompletionSource Release)> HeldCallAsync(MemcachedClient client, string key, Product value, GetOrCreateOptions? options = null)
     {
         var entered = new TaskCompletionSource();
         var release = new TaskCompletionSource();
@@ -284,7 +269,7 @@ public sealed class MemcachedClientGetOrCreateMigrationTests(MemcachedServerFixt
             entered.SetResult();
             await release.Task;
             return value;
-        }, Options);
+        }, options ?? Options);
         await entered.Task.WaitAsync(Bound.NotStuck);
         return (call, release);
     }

@@ -2,7 +2,6 @@ using System.Diagnostics;
 using CacheSerializer.Memcached.Internal.Deploys;
 using CacheSerializer.Memcached.Internal.Protocol;
 using CacheSerializer.Memcached.Internal.Requests;
-using CacheSerializer.Memcached.Internal.Telemetry;
 
 namespace CacheSerializer.Memcached.Internal.GetOrCreate;
 
@@ -121,26 +120,8 @@ internal sealed partial class Leases
     /// <summary>Runs the factory in the caller's flight and stores its value under the value key
     /// (<see cref="FillBesideAsync"/>). A factory, serializer or store that throws releases the lease first, so the next
     /// get wins at once.</summary>
-    private async Task<Loaded<T>> CreateBesideAsync<T>(MemcachedKey key, MemcachedKey leaseKey, ulong leaseCas, ulong replaces, Call<T> call, string reason, CancellationToken token)
-    {
-        call.Round.Decide();
-        MemcachedTelemetry.RecordFactoryCall(engine.Locate(key).Endpoint, reason);
-        T value;
-        CacheItem item;
-        try
-        {
-            value = await call.Factory(token).ConfigureAwait(false);
-            item = engine.Transcoder.Serialize(value);
-            await FillBesideAsync(key, leaseKey, leaseCas, replaces, item, call.Policy, token).ConfigureAwait(false);
-        }
-        catch (Exception) when (leaseCas != 0)
-        {
-            await engine.Wins.ReleaseAsync(leaseKey, leaseCas, placeholder: true).ConfigureAwait(false);
-            throw;
-        }
-
-        return new Loaded<T>(value, item);
-    }
+    private Task<Loaded<T>> CreateBesideAsync<T>(MemcachedKey key, MemcachedKey leaseKey, ulong leaseCas, ulong replaces, Call<T> call, string reason, CancellationToken token) =>
+        RunFactoryAsync(key, call, reason, item => FillBesideAsync(key, leaseKey, leaseCas, replaces, item, call.Policy, token), new Win(leaseKey, leaseCas, Placeholder: true), token);
 
     /// <summary>Stores a created value: only while the lease is still this caller's (<see cref="InvalidateBesideAsync"/>
     /// deletes it, and a lease outlived by the factory has expired), as an add, so that a value stored meanwhile (an old
