@@ -108,8 +108,8 @@ public sealed class ProtobufTranscoder : ITranscoder
     /// <summary>Gets the largest payload this transcoder stores (<see cref="ProtobufTranscoderOptions.MaxValueSize"/>).</summary>
     internal int MaxValueSize => _maxValueSize;
 
-    /// <summary>Gets how objects are written (<see cref="ProtobufTranscoderOptions.ObjectFormat"/>): anything but
-    /// <see cref="TranscoderObjectFormat.Protobuf"/> is the migration phase from EnyimMemcachedCore.</summary>
+    /// <summary>Gets how objects are written: anything but <see cref="TranscoderObjectFormat.Protobuf"/> is the migration
+    /// phase from EnyimMemcachedCore, whose clients still read the cache (<see cref="Memcached.Internal.Configuration.ClientSettings.MigrationPhase"/>).</summary>
     internal TranscoderObjectFormat ObjectFormat { get; }
 
     /// <summary>This transcoder with another size limit, sharing its contracts, codecs and caches: what a client uses, with its own limit.</summary>

@@ -6,4 +6,6 @@ namespace CacheSerializer.LoadTest.Migrate;
 /// <typeparam name="T">What the call returns.</typeparam>
 /// <param name="Value">What the code got.</param>
 /// <param name="Caught">The exception the client caught, in words, or null.</param>
-internal readonly record struct CacheReply<T>(T Value, string? Caught);
+/// <param name="NotAValue">What an old server's read found that is not a value (a get-or-create placeholder, which
+/// EnyimMemcachedCore returns as a hit whose value is null), in words, or null.</param>
+internal readonly record struct CacheReply<T>(T Value, string? Caught, string? NotAValue = null);

@@ -1,4 +1,6 @@
+using System.Collections.Concurrent;
 using CacheSerializer.LoadTest.Checking;
+using CacheSerializer.LocalServers;
 using CacheSerializer.Memcached;
 using CacheSerializer.Workloads.Contenders;
 using CacheSerializer.Workloads.Models;
@@ -20,18 +22,24 @@ namespace CacheSerializer.LoadTest.Migrate;
 /// </list>
 /// Each such exception is <see cref="CacheReply{T}.Caught"/>, counted as an exception on an old server. This client
 /// is therefore set to throw what EnyimMemcachedCore would have caught (<see cref="UnreadableItemPolicy.Throw"/>,
-/// <see cref="ServerFailurePolicy.Throw"/>), so that the catch here sees it. What differs from EnyimMemcachedCore: the
-/// protocol (meta here, binary there; memcached stores the same key, flags and bytes either way), and the reader of
-/// BSON instants, which returns UTC where DefaultTranscoder returns local time (the same instant; the scenario compares
-/// instants).
+/// <see cref="ServerFailurePolicy.Throw"/>), so that the catch here sees it. Reads are EnyimMemcachedCore's own: the
+/// binary protocol's get on the server its placement picks (<see cref="BinaryProtocolReader"/>: every item is a hit, a
+/// get-or-create placeholder or an item marked stale included), then DefaultTranscoder's object read of the bytes
+/// whatever the flags; a hit whose value is null is <see cref="CacheReply{T}.NotAValue"/>. What differs from
+/// EnyimMemcachedCore: its stores and deletes go through the meta protocol (memcached stores the same key, flags and
+/// bytes either way), and the reader of BSON instants returns UTC where DefaultTranscoder returns local time (the same
+/// instant; the scenario compares instants).
 /// </remarks>
 internal sealed class EnyimClientEmulation : IWebServerCache
 {
     private readonly MemcachedClient _client;
+    private readonly ITranscoder _transcoder;
+    private readonly ConcurrentDictionary<string, BinaryProtocolReader> _readers = new(StringComparer.Ordinal);
 
-    private EnyimClientEmulation(MemcachedClient client)
+    private EnyimClientEmulation(MemcachedClient client, ITranscoder transcoder)
     {
         _client = client;
+        _transcoder = transcoder;
     }
 
     /// <inheritdoc/>
@@ -45,10 +53,11 @@ internal sealed class EnyimClientEmulation : IWebServerCache
     public static EnyimClientEmulation Create(IReadOnlyList<string> endpoints, Action<CacheItem>? written = null, Func<ITranscoder, ITranscoder>? wrapTranscoder = null)
     {
         var defaultTranscoder = new EnyimBsonTranscoder();
+        var transcoder = new CheckingTranscoder(wrapTranscoder?.Invoke(defaultTranscoder) ?? defaultTranscoder, written: written);
         var options = new MemcachedClientOptions
         {
             KeyPlacement = KeyPlacement.EnyimMemcachedCore,
-            Transcoder = new CheckingTranscoder(wrapTranscoder?.Invoke(defaultTranscoder) ?? defaultTranscoder, written: written),
+            Transcoder = transcoder,
             OnUnreadableItem = UnreadableItemPolicy.Throw,
             OnServerFailure = ServerFailurePolicy.Throw,
         };
@@ -57,7 +66,7 @@ internal sealed class EnyimClientEmulation : IWebServerCache
             options.Servers.Add(endpoint);
         }
 
-        return new EnyimClientEmulation(new MemcachedClient(options));
+        return new EnyimClientEmulation(new MemcachedClient(options), transcoder);
     }
 
     /// <inheritdoc/>
@@ -65,8 +74,15 @@ internal sealed class EnyimClientEmulation : IWebServerCache
     {
         try
         {
-            MemcachedGetResult<UserFolderTree> result = await _client.GetAsync<UserFolderTree>(key, cancellationToken).ConfigureAwait(false);
-            return new(result.Found ? result.Value : null, null);
+            string server = _client.GetServerForKey(key);
+            (bool found, ushort flags, byte[] data) = await _readers.GetOrAdd(server, static s => new BinaryProtocolReader(s)).GetAsync(key, cancellationToken).ConfigureAwait(false);
+            if (!found)
+            {
+                return new(null, null);
+            }
+
+            UserFolderTree? value = _transcoder.Deserialize<UserFolderTree>(new CacheItem(flags, new ArraySegment<byte>(data)));
+            return new(value, null, value is null ? $"GetAsync(\"{key}\") read a hit whose value is null (flags 0x{flags:X4}, {data.Length} bytes): not a value" : null);
         }
         catch (Exception ex) when (!IsStopping(ex, cancellationToken))
         {
@@ -103,7 +119,15 @@ internal sealed class EnyimClientEmulation : IWebServerCache
     }
 
     /// <inheritdoc/>
-    public ValueTask DisposeAsync() => _client.DisposeAsync();
+    public async ValueTask DisposeAsync()
+    {
+        foreach (BinaryProtocolReader reader in _readers.Values)
+        {
+            await reader.DisposeAsync().ConfigureAwait(false);
+        }
+
+        await _client.DisposeAsync().ConfigureAwait(false);
+    }
 
     private static bool IsStopping(Exception ex, CancellationToken cancellationToken) =>
         ex is OperationCanceledException && cancellationToken.IsCancellationRequested;

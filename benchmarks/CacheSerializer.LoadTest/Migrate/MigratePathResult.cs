@@ -29,6 +29,9 @@ internal sealed record MigratePathResult : IScenarioPartResult
     /// <summary>Gets the lost hits of every phase, or null when memcached evicted.</summary>
     public long? LostWrites => Phases.Any(p => p.LostHits is null) ? null : Phases.Sum(p => p.LostHits!.Value);
 
+    /// <summary>Gets the non-values old web servers read, every phase.</summary>
+    public long NonValues => Phases.Sum(p => p.NonValues);
+
     /// <summary>Gets the stale values of every phase.</summary>
     public long StaleValues => Phases.Sum(p => p.StaleValues);
 

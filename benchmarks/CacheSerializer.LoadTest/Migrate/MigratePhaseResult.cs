@@ -18,6 +18,14 @@ internal sealed record MigratePhaseResult
     /// <summary>Gets the hits of a version older than one whose delete or overwrite had completed before the read began.</summary>
     public long StaleValues { get; init; }
 
+    /// <summary>Gets the hits of old web servers whose value is not one: an item EnyimMemcachedCore's read returns as a
+    /// hit whose value is null (a get-or-create placeholder, 0 bytes, flags 0). The target is 0.</summary>
+    public long NonValues { get; init; }
+
+    /// <summary>Gets the reads of new web servers through <c>GetOrCreateAsync</c> (every second one; counted in
+    /// <see cref="Reads"/> too).</summary>
+    public long GetOrCreateReads { get; init; }
+
     /// <summary>Gets the hits whose content is not what the source of truth says for the version the value names (the
     /// other scenarios' corruptions).</summary>
     public long WrongValues { get; init; }

@@ -12,8 +12,9 @@ internal sealed record MigrateReport : ScenarioReport
         + "writing DefaultTranscoder's exact bytes (the workloads' EnyimBsonTranscoder), behind EnyimMemcachedCore's failure "
         + "behaviour (MemcachedClient.cs, commit e383c4c): its Get/GetAsync catch an exception (Deserialize's included), log it "
         + "and return a miss (SuppressException = true, its default), its store catches a Serialize exception and returns false; "
-        + "each such exception is counted as an exception on an old server. It speaks the meta protocol where EnyimMemcachedCore "
-        + "speaks the binary one (memcached stores the same key, flags and bytes either way).";
+        + "each such exception is counted as an exception on an old server. It reads as EnyimMemcachedCore does, with the binary "
+        + "protocol's get (a get-or-create placeholder is a hit whose value is null: counted as a non-value), and stores and deletes "
+        + "with the meta protocol (memcached stores the same key, flags and bytes either way).";
 
     /// <summary>Gets the settings of the run.</summary>
     public required MigrateSettings Settings { get; init; }

@@ -10,7 +10,7 @@ internal static class MigrateReportWriter
 {
     private static readonly string[] Columns =
     [
-        "Path", "phase", "reads", "hit rate", "misses", "stale", "wrong", "lost hits", "exceptions old", "exceptions new",
+        "Path", "phase", "reads", "get-or-create reads", "hit rate", "misses", "stale", "wrong", "non-values old", "lost hits", "exceptions old", "exceptions new",
         "updates", "items written", "BSON", "bytes/item written", "memcached bytes/item", "memcached items",
     ];
 
@@ -31,11 +31,11 @@ internal static class MigrateReportWriter
         MigrateSettings s = report.Settings;
         var text = new StringBuilder(ScenarioReportWriter.ToMarkdown(
             report,
-            string.Create(CultureInfo.InvariantCulture, $"Migration from EnyimMemcachedCore: {s.Clients} web servers x {s.CallersPerClient} callers on {s.Keys:N0} keys (a user's folder tree of {s.TreeEntries} entries each), cache-aside reads and one update in {s.UpdateEvery} operations (half deletes, half overwrites); the web servers start old and are switched to this package one by one, every {s.Step.TotalSeconds:0.###} s (then, on the Enyim-shaped path, flipped to protobuf object writes one by one)."),
+            string.Create(CultureInfo.InvariantCulture, $"Migration from EnyimMemcachedCore: {s.Clients} web servers x {s.CallersPerClient} callers on {s.Keys:N0} keys (a user's folder tree of {s.TreeEntries} entries each), cache-aside reads (on new web servers every second read through GetOrCreateAsync) and one update in {s.UpdateEvery} operations (half deletes, half overwrites); the web servers start old and are switched to this package one by one, every {s.Step.TotalSeconds:0.###} s (then, on the Enyim-shaped path, flipped to protobuf object writes one by one)."),
             Columns,
             report.Paths.SelectMany(path => path.Phases.Select(p => (IReadOnlyList<string>)
             [
-                path.Path, p.Phase, N(p.Reads), MigrateTargets.Percent(p.HitRate), N(p.Misses), N(p.StaleValues), N(p.WrongValues), NumberOrDash(p.LostHits),
+                path.Path, p.Phase, N(p.Reads), N(p.GetOrCreateReads), MigrateTargets.Percent(p.HitRate), N(p.Misses), N(p.StaleValues), N(p.WrongValues), N(p.NonValues), NumberOrDash(p.LostHits),
                 N(p.OldServerExceptions), N(p.NewServerExceptions), N(p.Updates), N(p.ItemsWritten), N(p.BsonItemsWritten),
                 N(p.BytesPerItemWritten), N(p.MemcachedBytesPerItem), N(p.MemcachedItems),
             ])),

@@ -88,11 +88,11 @@ internal static class MigrateRunner
             IConfigurationSection section = path == MigratePath.Enyim
                 ? MigrationClients.EnyimSection(endpoints, secondStep: false)
                 : MigrationClients.OwnSection(endpoints);
-            await RollAsync(farm, i => NewServer($"new server {i + 1}", section, shared, settings, wrapTranscoder, Seed(i, 1)), MigratePhase.Switch, MigratePhase.After, EnterAsync, clock, TimeSpan.Zero, settings, cancellationToken).ConfigureAwait(false);
+            await RollAsync(farm, i => NewServer($"new server {i + 1}", section, path == MigratePath.Enyim, shared, settings, wrapTranscoder, Seed(i, 1)), MigratePhase.Switch, MigratePhase.After, EnterAsync, clock, TimeSpan.Zero, settings, cancellationToken).ConfigureAwait(false);
             if (path == MigratePath.Enyim)
             {
                 IConfigurationSection secondStep = MigrationClients.EnyimSection(endpoints, secondStep: true);
-                await RollAsync(farm, i => NewServer($"new server {i + 1} (second step)", secondStep, shared, settings, wrapTranscoder, Seed(i, 2)), MigratePhase.Flip, MigratePhase.SecondStep, EnterAsync, clock, settings.Step * settings.Clients, settings, cancellationToken).ConfigureAwait(false);
+                await RollAsync(farm, i => NewServer($"new server {i + 1} (second step)", secondStep, migrationPhase: false, shared, settings, wrapTranscoder, Seed(i, 2)), MigratePhase.Flip, MigratePhase.SecondStep, EnterAsync, clock, settings.Step * settings.Clients, settings, cancellationToken).ConfigureAwait(false);
             }
         }
         finally
@@ -141,10 +141,10 @@ internal static class MigrateRunner
         await ScenarioRunner.WaitUntilAsync(clock, from + (settings.Step * (farm.Length + 1)), cancellationToken).ConfigureAwait(false);
     }
 
-    private static MigrateWebServer NewServer(string name, IConfigurationSection section, MigrateShared shared, MigrateSettings settings, Func<ITranscoder, ITranscoder>? wrapTranscoder, int seed) =>
+    private static MigrateWebServer NewServer(string name, IConfigurationSection section, bool migrationPhase, MigrateShared shared, MigrateSettings settings, Func<ITranscoder, ITranscoder>? wrapTranscoder, int seed) =>
         MigrateWebServer.Start(
             name,
-            new PackageCache(MigrationClients.FromSection(section, inner => new CheckingTranscoder(wrapTranscoder?.Invoke(inner) ?? inner, written: shared.Tally.Write))),
+            new PackageCache(MigrationClients.FromSection(section, inner => new CheckingTranscoder(wrapTranscoder?.Invoke(inner) ?? inner, written: shared.Tally.Write)), migrationPhase),
             shared,
             settings.CallersPerClient,
             seed);
@@ -182,6 +182,6 @@ internal static class MigrateRunner
     private static string Summary(MigratePathResult result) => string.Create(
         CultureInfo.InvariantCulture,
         $"{result.Path}: hit rate {string.Join(", ", result.Phases.Select(p => $"{MigrateTargets.Percent(p.HitRate)} {p.Phase}"))}; "
-        + $"{result.StaleValues:N0} stale, {result.Corruptions:N0} wrong, {result.LostWrites?.ToString("N0", CultureInfo.InvariantCulture) ?? "unknown (evictions)"} lost hits, "
+        + $"{result.StaleValues:N0} stale, {result.Corruptions:N0} wrong, {result.NonValues:N0} non-values read by old servers, {result.LostWrites?.ToString("N0", CultureInfo.InvariantCulture) ?? "unknown (evictions)"} lost hits, "
         + $"{result.OldServerExceptions:N0} exceptions on old servers, {result.NewServerExceptions:N0} on new servers");
 }

@@ -11,14 +11,15 @@ internal sealed class MigrateTally
     public const uint BsonObjectFlags = 0x0101;
 
     private const int MaxSamples = 5;
-    private const int Counters = 9;
-    private const int Hits = 0, Misses = 1, Stale = 2, OldCaught = 3, NewCaught = 4, Updates = 5, Written = 6, WrittenBytes = 7, WrittenBson = 8;
+    private const int Counters = 11;
+    private const int Hits = 0, Misses = 1, Stale = 2, OldCaught = 3, NewCaught = 4, Updates = 5, Written = 6, WrittenBytes = 7, WrittenBson = 8, NonValues = 9, FactoryReads = 10;
     private static readonly int PhaseCount = Enum.GetValues<MigratePhase>().Length;
 
     private readonly long[] _counts = new long[PhaseCount * Counters];
     private readonly ReadFindings[] _findings = [.. Enumerable.Range(0, PhaseCount).Select(_ => new ReadFindings())];
     private readonly SampleList _exceptionSamples = new();
     private readonly SampleList _staleSamples = new();
+    private readonly SampleList _nonValueSamples = new();
     private int _phase = -1;
 
     /// <summary>Gets or sets the phase the migration is in (null before the load starts: nothing is counted then);
@@ -47,6 +48,20 @@ internal sealed class MigrateTally
             _findings[(int)known].Corruption($"{NameOf(phase)}: {wrong}");
         }
     }
+
+    /// <summary>Counts a hit of an old server whose value is not one (a get-or-create placeholder: EnyimMemcachedCore's
+    /// hit with value null), which its code then treats as a miss.</summary>
+    /// <param name="phase">The phase the read started in.</param>
+    /// <param name="message">What was read.</param>
+    public void NonValue(MigratePhase? phase, string message)
+    {
+        Add(phase, NonValues);
+        _nonValueSamples.Add(phase, message);
+    }
+
+    /// <summary>Counts a read of a new server through <c>GetOrCreateAsync</c> (its hit or miss is counted too).</summary>
+    /// <param name="phase">The phase the read started in.</param>
+    public void GetOrCreateRead(MigratePhase? phase) => Add(phase, FactoryReads);
 
     /// <summary>Counts a miss, and a lost hit (the message) when memcached held the key's last write.</summary>
     /// <param name="phase">The phase the read started in.</param>
@@ -103,6 +118,8 @@ internal sealed class MigrateTally
             Hits = Get(Hits),
             Misses = Get(Misses),
             StaleValues = Get(Stale),
+            NonValues = Get(NonValues),
+            GetOrCreateReads = Get(FactoryReads),
             WrongValues = findings.Corruptions,
             LostHits = ReadFindings.LostWrites(findings.MissesOnStoredKeys, evictions),
             OldServerExceptions = Get(OldCaught),
@@ -121,7 +138,7 @@ internal sealed class MigrateTally
     public IReadOnlyList<string> Samples() =>
     [
         .. _exceptionSamples.All, .. _findings.SelectMany(f => f.CorruptionSamples).Take(MaxSamples),
-        .. _staleSamples.All, .. _findings.SelectMany(f => f.LostWriteSamples).Take(MaxSamples),
+        .. _staleSamples.All, .. _nonValueSamples.All, .. _findings.SelectMany(f => f.LostWriteSamples).Take(MaxSamples),
     ];
 
     private static string NameOf(MigratePhase? phase) => phase is MigratePhase known ? MigrateReportWriter.NameOf(known) : "before the load";

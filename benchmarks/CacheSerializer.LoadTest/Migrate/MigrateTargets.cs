@@ -46,6 +46,7 @@ internal static class MigrateTargets
 
         yield return new(path.Path, "0 stale values", ByPhase(path, p => p.StaleValues), path.StaleValues == 0);
         yield return new(path.Path, "0 wrong values", ByPhase(path, p => p.WrongValues), path.Corruptions == 0);
+        yield return new(path.Path, $"0 non-values read by old servers (while new ones made {ByPhase(path, p => p.GetOrCreateReads)} GetOrCreateAsync reads)", ByPhase(path, p => p.NonValues), path.NonValues == 0);
         yield return new(path.Path, "0 exceptions on old servers", ByPhase(path, p => p.OldServerExceptions), path.OldServerExceptions == 0);
         yield return new(path.Path, "0 exceptions on new servers", ByPhase(path, p => p.NewServerExceptions), path.NewServerExceptions == 0);
         yield return new(path.Path, "0 lost hits (misses on keys memcached held)",
@@ -73,6 +74,7 @@ internal static class MigrateTargets
         yield return new(path.Path, "exceptions on old servers", ByPhase(path, p => p.OldServerExceptions), null);
         yield return new(path.Path, "exceptions on new servers", ByPhase(path, p => p.NewServerExceptions), null);
         yield return new(path.Path, "wrong values", ByPhase(path, p => p.WrongValues), null);
+        yield return new(path.Path, "non-values read by old servers", ByPhase(path, p => p.NonValues), null);
     }
 
     /// <summary>"total" or "total (phase n, phase n)" for the phases where it is not 0.</summary>

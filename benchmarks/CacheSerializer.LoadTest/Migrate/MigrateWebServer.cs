@@ -7,8 +7,9 @@ namespace CacheSerializer.LoadTest.Migrate;
 
 /// <summary>
 /// One web server of the migration: the cache client of the application it runs (old: EnyimMemcachedCore, emulated;
-/// new: this package from its configuration section), and its callers, each in a loop: a cache-aside read of a random
-/// key (on a miss, a fill: the source of truth read, then a set), and every Nth operation an update of the key (a new
+/// new: this package from its configuration section), and its callers, each in a loop: a read of a random key (cache-aside:
+/// on a miss, a fill: the source of truth read, then a set; on a new web server every second read is
+/// <c>GetOrCreateAsync</c> instead), and every Nth operation an update of the key (a new
 /// version in the source of truth, then alternately a delete and an overwrite). Switching it is <see cref="StopAsync"/>
 /// (the process drains its requests and exits) and a new web server (a new process, new connections).
 /// </summary>
@@ -18,6 +19,7 @@ internal sealed class MigrateWebServer
     private readonly IWebServerCache _cache;
     private readonly MigrateShared _shared;
     private CallerLoops? _callers;
+    private long _reads;
 
     private MigrateWebServer(string name, IWebServerCache cache, MigrateShared shared)
     {
@@ -78,27 +80,85 @@ internal sealed class MigrateWebServer
         }
     }
 
-    /// <summary>A cache-aside read: a hit is checked against the source of truth; a miss fills the key.</summary>
+    /// <summary>A read of a key: on a new web server every second one through <c>GetOrCreateAsync</c>
+    /// (<see cref="GetOrCreateAsync"/>), else cache-aside: a hit is checked against the source of truth; a miss fills the
+    /// key. A hit of an old server whose value is not one (a get-or-create placeholder) is counted as such, and is a miss
+    /// to its code, as EnyimMemcachedCore's null is.</summary>
     private async Task ReadAsync(int k, MigratePhase? phase, CancellationToken stop)
     {
+        if (_cache is PackageCache package && (Interlocked.Increment(ref _reads) & 1) == 0)
+        {
+            await GetOrCreateAsync(package, k, phase, stop).ConfigureAwait(false);
+            return;
+        }
+
         string key = _shared.Keys[k];
         KeyLedger.ReadStart start = _shared.Ledger.StartRead(k);
         CacheReply<UserFolderTree?> reply = await _cache.GetAsync(key, stop).ConfigureAwait(false);
         Caught(phase, reply.Caught);
+        if (reply.NotAValue is { } notAValue)
+        {
+            _shared.Tally.NonValue(phase, $"{_name}: {notAValue}");
+        }
+
         if (reply.Value is UserFolderTree value)
         {
-            int? version = _shared.Store.Identify(k, value);
-            _shared.Tally.Hit(
-                phase,
-                version is int v && KeyLedger.IsStale(start, v)
-                    ? string.Create(CultureInfo.InvariantCulture, $"{_name} read {key} at version {v}, after the delete or overwrite made for version {start.Invalidated} had completed")
-                    : null,
-                version is null ? string.Create(CultureInfo.InvariantCulture, $"{_name} read {key}: a value that is no version of the key (loaded {value.Loaded:O})") : null);
+            Hit(k, start, value, phase);
             return;
         }
 
         _shared.Tally.Miss(phase, _shared.Ledger.IsLostHit(k, start) ? $"{_name} missed {key}, whose last write memcached had stored" : null);
         await FillAsync(k, phase).ConfigureAwait(false);
+    }
+
+    /// <summary>A read through <c>GetOrCreateAsync</c>: a value its factory made here is a miss (the source of truth read
+    /// under the row's gate; the store is the client's), any other is a hit, checked as cache-aside's are.</summary>
+    private async Task GetOrCreateAsync(PackageCache package, int k, MigratePhase? phase, CancellationToken stop)
+    {
+        string key = _shared.Keys[k];
+        _shared.Tally.GetOrCreateRead(phase);
+        KeyLedger.ReadStart start = _shared.Ledger.StartRead(k);
+        bool created = false;
+        CacheReply<UserFolderTree?> reply = await package.GetOrCreateAsync(key, async _ =>
+        {
+            created = true;
+            SemaphoreSlim gate = _shared.Store.Gate(k);
+            await gate.WaitAsync(CancellationToken.None).ConfigureAwait(false);
+            try
+            {
+                // A write starts that the ledger never sees end (the client stores, or loses to a delete or a store):
+                // until the key's next write, a miss of it proves nothing.
+                UserFolderTree value = _shared.Store.Read(k).Value;
+                _shared.Ledger.WriteStarted(k);
+                return value;
+            }
+            finally
+            {
+                gate.Release();
+            }
+        }, stop).ConfigureAwait(false);
+        Caught(phase, reply.Caught);
+        if (created)
+        {
+            _shared.Tally.Miss(phase, _shared.Ledger.IsLostHit(k, start) ? $"{_name} ran the factory of {key} (GetOrCreateAsync), whose last write memcached had stored" : null);
+        }
+        else
+        {
+            Hit(k, start, reply.Value!, phase);
+        }
+    }
+
+    /// <summary>Checks a hit against the source of truth: stale, wrong, or right.</summary>
+    private void Hit(int k, KeyLedger.ReadStart start, UserFolderTree value, MigratePhase? phase)
+    {
+        string key = _shared.Keys[k];
+        int? version = _shared.Store.Identify(k, value);
+        _shared.Tally.Hit(
+            phase,
+            version is int v && KeyLedger.IsStale(start, v)
+                ? string.Create(CultureInfo.InvariantCulture, $"{_name} read {key} at version {v}, after the delete or overwrite made for version {start.Invalidated} had completed")
+                : null,
+            version is null ? string.Create(CultureInfo.InvariantCulture, $"{_name} read {key}: a value that is no version of the key (loaded {value.Loaded:O})") : null);
     }
 
     /// <summary>The source of truth read and its value stored, under the row's gate. A write in progress completes

@@ -14,13 +14,17 @@ internal sealed class PackageCache : IWebServerCache
 {
     private readonly ServiceProvider _services;
     private readonly MemcachedClient _client;
+    private readonly bool _migrationPhase;
 
     /// <summary>Creates the cache of a web server whose services hold its client.</summary>
     /// <param name="services">The web server's service provider (disposed with this).</param>
-    public PackageCache(ServiceProvider services)
+    /// <param name="migrationPhase">Whether its client writes objects as EnyimMemcachedCore does (the migration phase):
+    /// its deletes are then <c>InvalidateAsync</c> (docs/client.md, "In the migration phase").</param>
+    public PackageCache(ServiceProvider services, bool migrationPhase)
     {
         _services = services;
         _client = services.GetRequiredService<MemcachedClient>();
+        _migrationPhase = migrationPhase;
     }
 
     /// <inheritdoc/>
@@ -45,10 +49,28 @@ internal sealed class PackageCache : IWebServerCache
         return new(result == MemcachedStoreResult.Stored, result == MemcachedStoreResult.ServerFailure ? $"SetAsync(\"{key}\"): a server failure, caught (OnServerFailure = Miss)" : null);
     }
 
+    /// <summary>Reads a key through <see cref="MemcachedClient.GetOrCreateAsync{T}"/>: one factory call per miss in the farm.</summary>
+    /// <param name="key">The key.</param>
+    /// <param name="factory">Reads the source of truth (and tells the ledger a write of the key starts).</param>
+    /// <param name="cancellationToken">The web server stopping.</param>
+    /// <returns>The value, from memcached or from a factory.</returns>
+    public async Task<CacheReply<UserFolderTree?>> GetOrCreateAsync(string key, Func<CancellationToken, Task<UserFolderTree>> factory, CancellationToken cancellationToken)
+    {
+        var probe = ReadProbe.Start();
+        UserFolderTree value = await _client.GetOrCreateAsync(key, factory, cancellationToken: cancellationToken).ConfigureAwait(false);
+        return new(value, probe.Unreadable is { } reason ? $"GetOrCreateAsync(\"{key}\"): an item the client could not read ({reason}), read as a miss" : null);
+    }
+
     /// <inheritdoc/>
+    /// <remarks>In the migration phase, <see cref="MemcachedClient.InvalidateAsync"/>: it deletes the key, and the lease
+    /// beside it, so that a factory in flight on another new server stores nothing; a plain delete of a key that holds
+    /// nothing leaves no trace for such a factory to lose against. After the flip, a plain delete (the placeholder under
+    /// the key stands for the lease; InvalidateAsync would mark the value stale, which the plain reads still serve).</remarks>
     public async Task<CacheReply<bool>> DeleteAsync(string key, CancellationToken cancellationToken)
     {
-        _ = await _client.DeleteAsync(key, cancellationToken).ConfigureAwait(false);
+        _ = _migrationPhase
+            ? await _client.InvalidateAsync(key, cancellationToken: cancellationToken).ConfigureAwait(false)
+            : await _client.DeleteAsync(key, cancellationToken).ConfigureAwait(false);
         return new(true, null);
     }
 

@@ -125,6 +125,11 @@ public sealed class MemcachedClientOptions
     /// built it from configuration, for the start-up log.</summary>
     internal string? TranscoderDescription { get; set; }
 
+    /// <summary>Gets or sets how the transcoder built from configuration writes objects, when it built one: what makes the
+    /// migration phase (<see cref="Internal.Configuration.ClientSettings.MigrationPhase"/>) also when an application wraps
+    /// that transcoder afterwards.</summary>
+    internal TranscoderObjectFormat? BoundObjectFormat { get; set; }
+
     /// <summary>Gets the problems found while binding a configuration section (a setting refused at start-up), reported
     /// with the options' own by validation.</summary>
     internal List<MemcachedConfigurationException> BindingProblems { get; } = [];

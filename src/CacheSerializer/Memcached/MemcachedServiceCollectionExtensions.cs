@@ -216,6 +216,7 @@ public static class MemcachedServiceCollectionExtensions
         {
             options.Transcoder = PackageDefaults.CreateTranscoder(options.MaxValueSize, transcoderOptions);
             options.TranscoderDescription = DescribeTranscoder(transcoderOptions);
+            options.BoundObjectFormat = transcoderOptions.ObjectFormat;
         }
     }
 

@@ -25,9 +25,13 @@ public sealed class MigrateScenarioTests : IDisposable
         Assert.Equal(["warm-up", "before", "switch", "after", "flip", "second-step"], enyim.Phases.Select(p => p.Phase));
         Assert.All(enyim.Phases.Skip(1), p => Assert.True(p.Reads > 0 && p.Misses > 0 && p.Updates > 0 && p.ItemsWritten > 0, $"{p.Phase}: {why}"));
 
-        // Old and new servers place keys alike and write the same bytes, so nothing goes wrong, on either side.
+        // Old and new servers place keys alike and write the same bytes, so nothing goes wrong, on either side; and while
+        // the new servers read through GetOrCreateAsync, the old ones read no placeholder (docs/client.md, "In the migration phase").
         Assert.True(enyim.StaleValues == 0 && enyim.Corruptions == 0 && enyim.OldServerExceptions == 0 && enyim.NewServerExceptions == 0, why);
         Assert.Equal(0, enyim.LostWrites);
+        Assert.Equal(0, enyim.NonValues);
+        Assert.All(enyim.Phases.Skip(2), p => Assert.True(p.GetOrCreateReads > 0 && p.GetOrCreateReads < p.Reads, $"{p.Phase}: {why}"));
+        Assert.All(enyim.Phases.Take(2), p => Assert.Equal(0, p.GetOrCreateReads));
 
         // No hit lost: every phase within 1 point of the hit rate before the first switch.
         double before = enyim[MigratePhase.Before]!.HitRate;

@@ -93,12 +93,12 @@ internal sealed class ClientSettings
 
     internal ITranscoder Transcoder { get; private set; } = null!;
 
-    /// <summary>Gets a value indicating whether the client is in the migration phase from EnyimMemcachedCore: its
-    /// <see cref="ProtobufTranscoder"/> writes objects in a format of EnyimMemcachedCore's (<see cref="ProtobufTranscoderOptions.ObjectFormat"/>
-    /// anything but <see cref="TranscoderObjectFormat.Protobuf"/>, as an <c>enyimMemcached</c> section binds it until the
-    /// flip), because its applications still share the cache. What else writes their formats then (<c>IDistributedCache</c>)
-    /// asks this one question.</summary>
-    internal bool MigrationPhase => Transcoder is ProtobufTranscoder { ObjectFormat: not TranscoderObjectFormat.Protobuf };
+    /// <summary>Gets a value indicating whether this is the migration phase from EnyimMemcachedCore: objects are not yet
+    /// written as protobuf (<see cref="ProtobufTranscoderOptions.ObjectFormat"/> of the transcoder a section built, as an
+    /// <c>enyimMemcached</c> section starts, even if wrapped since; else of the <see cref="ProtobufTranscoder"/> set), so
+    /// EnyimMemcachedCore's applications still read the cache: nothing but values may sit under their keys (docs/client.md,
+    /// "In the migration phase"), and what else writes their formats (<c>IDistributedCache</c>) asks this one question.</summary>
+    internal bool MigrationPhase { get; private set; }
 
     /// <summary>Gets the user and password sent first on each connection, or null for no authentication.</summary>
     internal Credentials? Credentials { get; }
@@ -160,6 +160,8 @@ internal sealed class ClientSettings
         settings.GetOrCreate = EntryPolicy.FromDefaults(options.GetOrCreate);
         settings.Transcoder = PackageDefaults.Transcoder(options.Transcoder, options.MaxValueSize);
         settings.PooledReads = settings.Transcoder is ProtobufTranscoder;
+        TranscoderObjectFormat objectFormat = options.BoundObjectFormat ?? (settings.Transcoder as ProtobufTranscoder)?.ObjectFormat ?? TranscoderObjectFormat.Protobuf;
+        settings.MigrationPhase = objectFormat != TranscoderObjectFormat.Protobuf;
         settings.Description = map.Describe();
         settings.TranscoderDescription = options.TranscoderDescription
             ?? (options.Transcoder is null ? $"ProtobufTranscoder (defaults, MaxValueSize {options.MaxValueSize} bytes)" : settings.Transcoder.GetType().FullName!);

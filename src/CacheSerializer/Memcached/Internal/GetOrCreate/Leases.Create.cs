@@ -1,3 +1,4 @@
+using CacheSerializer.Memcached.Internal.Protocol;
 using CacheSerializer.Memcached.Internal.Requests;
 using CacheSerializer.Memcached.Internal.Telemetry;
 using Microsoft.Extensions.Logging;
@@ -11,21 +12,26 @@ internal sealed partial class Leases
     /// <summary>Runs the factory in the caller's flight and stores its value. With a win (<paramref name="cas"/> not
     /// 0), a factory, serializer or store that throws releases the win before the exception reaches the callers, so the
     /// next get wins at once instead of waiting for the placeholder's TTL.</summary>
-    private async Task<Loaded<T>> CreateAsync<T>(Lease lease, Call<T> call, ulong cas, bool placeholder, string reason, CancellationToken token)
+    private Task<Loaded<T>> CreateAsync<T>(Lease lease, Call<T> call, ulong cas, bool placeholder, string reason, CancellationToken token) =>
+        RunFactoryAsync(lease.Key, call, reason, item => StoreCreatedAsync(lease, item, call.Policy, cas, token), new Win(lease.Key, cas, placeholder), token);
+
+    /// <summary>Runs the factory in the caller's flight, then <paramref name="store"/> with its serialized value; a
+    /// factory, serializer or store that throws releases <paramref name="win"/> (if any: CAS token not 0) first.</summary>
+    private async Task<Loaded<T>> RunFactoryAsync<T>(MemcachedKey key, Call<T> call, string reason, Func<CacheItem, Task> store, Win win, CancellationToken token)
     {
         call.Round.Decide();
-        MemcachedTelemetry.RecordFactoryCall(engine.Locate(lease.Key).Endpoint, reason);
+        MemcachedTelemetry.RecordFactoryCall(engine.Locate(key).Endpoint, reason);
         T value;
         CacheItem item;
         try
         {
             value = await call.Factory(token).ConfigureAwait(false);
             item = engine.Transcoder.Serialize(value);
-            await StoreCreatedAsync(lease, item, call.Policy, cas, token).ConfigureAwait(false);
+            await store(item).ConfigureAwait(false);
         }
-        catch (Exception) when (cas != 0)
+        catch (Exception) when (win.Cas != 0)
         {
-            await engine.Wins.ReleaseAsync(lease.Key, cas, placeholder).ConfigureAwait(false);
+            await engine.Wins.ReleaseAsync(win.Key, win.Cas, win.Placeholder).ConfigureAwait(false);
             throw;
         }
 
@@ -74,4 +80,7 @@ internal sealed partial class Leases
 
     [LoggerMessage(EventId = 12, Level = LogLevel.Warning, Message = "memcached GetOrCreateAsync: a background refresh failed ({ExceptionType}); the current value is served until its entry expires, then the next caller creates it")]
     private static partial void LogRefreshFailed(ILogger logger, string exceptionType, Exception exception);
+
+    /// <summary>What a factory run holds: the item whose CAS token it won (a placeholder, or an entry marked stale), 0 for none.</summary>
+    private readonly record struct Win(MemcachedKey Key, ulong Cas, bool Placeholder);
 }

@@ -41,16 +41,21 @@ internal sealed partial class Leases(MemcachedEngine engine)
         return joined && !ImmutableType<T>.Value ? engine.Transcoder.Deserialize<T>(loaded.Item)! : loaded.Value;
     }
 
-    /// <summary>Marks a key's entry stale (<c>md I</c>) for the policy's stale window: the next get in the farm wins it.</summary>
+    /// <summary>Marks a key's entry stale (<c>md I</c>) for the policy's stale window: the next get in the farm wins it.
+    /// In the migration phase, deletes it instead (<see cref="InvalidateBesideAsync"/>).</summary>
     internal Task<bool> InvalidateAsync(string key, EntryPolicy policy, CancellationToken cancellationToken)
     {
         MemcachedKey encoded = engine.Key(key);
-        return engine.ExecuteAsync(encoded, KeyRequest.Invalidate(encoded, policy.InvalidatedSeconds), cancellationToken);
+        return engine.Settings.MigrationPhase
+            ? InvalidateBesideAsync(encoded, cancellationToken)
+            : engine.ExecuteAsync(encoded, KeyRequest.Invalidate(encoded, policy.InvalidatedSeconds), cancellationToken);
     }
 
-    /// <summary>The shared call on a caller's key.</summary>
-    private Task<Loaded<T>> LoadAsync<T>(string key, Call<T> call, CancellationToken token) =>
-        LoadAsync(new Lease(engine.Key(key), BoundTo: 0), call, token);
+    /// <summary>The shared call on a caller's key: leased on the key itself, or in the migration phase on the key's
+    /// lease key beside it (Leases.Beside.cs).</summary>
+    private Task<Loaded<T>> LoadAsync<T>(string key, Call<T> call, CancellationToken token) => engine.Settings.MigrationPhase
+        ? LoadBesideAsync(engine.Key(key), call, token)
+        : LoadAsync(new Lease(engine.Key(key), BoundTo: 0), call, token);
 
     /// <summary>The shared call on a lease's key: the key itself, or this build's copy of a key whose item another build
     /// wrote (docs/client.md, "Rolling deploys"), which the farm's callers of this build lease and fill as they would the key.</summary>
@@ -192,7 +197,13 @@ internal sealed partial class Leases(MemcachedEngine engine)
         }
         catch when (reply.Won)
         {
-            engine.Wins.Return(lease.Key, reply.Cas);
+            // In the migration phase a win on an item not marked stale is an early refresh's: handing it back would mark
+            // the value stale, which an EnyimMemcachedCore reader takes for fresh; it lapses with the item instead.
+            if (reply.Stale || !engine.Settings.MigrationPhase)
+            {
+                engine.Wins.Return(lease.Key, reply.Cas);
+            }
+
             throw;
         }
     }

@@ -102,14 +102,30 @@ internal readonly struct MemcachedKey
     /// </summary>
     internal MemcachedKey CopyFor(uint build)
     {
+        Span<byte> suffix = stackalloc byte[sizeof(uint)];
+        System.Buffers.Binary.BinaryPrimitives.WriteUInt32LittleEndian(suffix, build);
+        return Sibling(0xFD, suffix);
+    }
+
+    /// <summary>
+    /// The key of this key's get-or-create lease in the migration phase from EnyimMemcachedCore (docs/client.md, "In the
+    /// migration phase"): 0xFC and the key's stored bytes, formed and placed as <see cref="CopyFor"/>'s keys are (0xFC
+    /// never occurs in UTF-8 either), so no EnyimMemcachedCore application ever reads it.
+    /// </summary>
+    internal MemcachedKey LeaseFor() => Sibling(0xFC, []);
+
+    /// <summary>A key no string maps to, beside this one: <paramref name="marker"/>, this key's stored bytes, then
+    /// <paramref name="suffix"/>, placed by this key (on its server).</summary>
+    private MemcachedKey Sibling(byte marker, ReadOnlySpan<byte> suffix)
+    {
         Span<byte> scratch = stackalloc byte[MaxPlainLength];
         ReadOnlySpan<byte> stored = GetBinary(scratch);
-        byte[] binary = new byte[1 + stored.Length + sizeof(uint)];
-        binary[0] = 0xFD;
+        byte[] binary = new byte[1 + stored.Length + suffix.Length];
+        binary[0] = marker;
         stored.CopyTo(binary.AsSpan(1));
-        System.Buffers.Binary.BinaryPrimitives.WriteUInt32LittleEndian(binary.AsSpan(1 + stored.Length), build);
-        MemcachedKey copy = Base64(Original, binary.Length <= MaxBase64BinaryLength ? binary : Hashed(0xFD, binary));
-        return new MemcachedKey(Original, copy._binary!, copy._wire!, PlacedBy ?? stored.ToArray());
+        suffix.CopyTo(binary.AsSpan(1 + stored.Length));
+        MemcachedKey sibling = Base64(Original, binary.Length <= MaxBase64BinaryLength ? binary : Hashed(marker, binary));
+        return new MemcachedKey(Original, sibling._binary!, sibling._wire!, PlacedBy ?? stored.ToArray());
     }
 
     /// <summary>The bytes that place the key on a server: its stored bytes, or for a build copy those of the key it is a

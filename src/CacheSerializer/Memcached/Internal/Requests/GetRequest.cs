@@ -88,7 +88,7 @@ internal sealed class GetRequest : MetaRequest<GetReply>
         _pool.Return(this);
     }
 
-    internal override string Operation => _vivifyTtl >= 0 ? "get_or_create" : _touchTtl >= 0 ? "gat" : _cas ? "gets" : "get";
+    internal override string Operation => !_returnsWin ? "get_or_create" : _touchTtl >= 0 ? "gat" : _cas ? "gets" : "get";
 
     private protected override string Command => "mg";
 
@@ -97,6 +97,12 @@ internal sealed class GetRequest : MetaRequest<GetReply>
     /// item marked stale, wins once; every other get of it meanwhile sees <c>Z</c>.</summary>
     internal static GetRequest Lease(MemcachedKey key, long vivifyTtl, long recacheTtl, bool pooled, GetRequestPool reuse) =>
         Rent(reuse, key, cas: true, Expiration.None, ttl: false, pooled, returnsWin: false, vivifyTtl, recacheTtl);
+
+    /// <summary>The read of a value key by <c>GetOrCreateAsync</c> in the migration phase: <c>mg &lt;key&gt; [R&lt;recacheTtl&gt;] v f c</c>,
+    /// never <c>N</c>, whose placeholder an EnyimMemcachedCore reader would take for a value (docs/client.md, "In the
+    /// migration phase"). A hit whose TTL is below <paramref name="recacheTtl"/> wins once, as with <see cref="Lease"/>.</summary>
+    internal static GetRequest Refresh(MemcachedKey key, long recacheTtl, bool pooled, GetRequestPool reuse) =>
+        Rent(reuse, key, cas: true, Expiration.None, ttl: false, pooled, returnsWin: false, Expiration.None, recacheTtl);
 
     internal override void Write(IBufferWriter<byte> writer) =>
         MetaWriter.WriteGet(writer, _key, value: true, cas: true, _touchTtl, quiet: false, Opaque, _ttl, _vivifyTtl, _recacheTtl);

@@ -92,4 +92,35 @@ public class MemcachedKeyTests
     {
         Assert.Throws<ArgumentNullException>(() => MemcachedKey.Create(string.Empty, null!));
     }
+
+    [Fact]
+    public void LeaseFor_PlainKey_MarkerAndStoredBytesInBase64PlacedByTheKey()
+    {
+        var key = MemcachedKey.Create("app:", "user/42");
+        byte[] scratch = new byte[MemcachedKey.MaxPlainLength];
+
+        MemcachedKey lease = key.LeaseFor();
+
+        // 0xFC never occurs in UTF-8: no string is stored under it, so an EnyimMemcachedCore application never reads it.
+        Assert.True(lease.IsBase64);
+        Assert.Equal([0xFC, .. Encoding.UTF8.GetBytes("app:user/42")], lease.Binary);
+        Assert.Equal(Convert.ToBase64String([0xFC, .. Encoding.UTF8.GetBytes("app:user/42")]), Encoding.ASCII.GetString(lease.Wire));
+        Assert.Equal(Encoding.UTF8.GetBytes("app:user/42"), lease.GetPlacement(scratch).ToArray()); // on the key's server
+        Assert.Equal("user/42", lease.Original);
+        Assert.NotEqual(key.CopyFor(7).Binary, lease.Binary);
+    }
+
+    [Fact]
+    public void LeaseFor_Key186Bytes_HashedWithItsMarkerAndStillPlacedByTheKey()
+    {
+        var key = MemcachedKey.Create(string.Empty, new string('a', 186));
+        byte[] scratch = new byte[MemcachedKey.MaxPlainLength];
+
+        MemcachedKey lease = key.LeaseFor();
+
+        Assert.Equal(33, lease.Binary.Length); // 0xFC, then the SHA-256 of 0xFC and the key's 186 bytes
+        Assert.Equal(0xFC, lease.Binary[0]);
+        Assert.Equal(System.Security.Cryptography.SHA256.HashData([0xFC, .. Encoding.ASCII.GetBytes(new string('a', 186))]), lease.Binary[1..]);
+        Assert.Equal(Encoding.ASCII.GetBytes(new string('a', 186)), lease.GetPlacement(scratch).ToArray());
+    }
 }
