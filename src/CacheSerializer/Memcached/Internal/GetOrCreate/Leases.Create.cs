@@ -78,7 +78,7 @@ internal sealed partial class Leases
         }
     }
 
-    [LoggerMessage(EventId = 12, Level = LogLevel.Warning, Message = "memcached GetOrCreateAsync: a background refresh failed ({ExceptionType}); the current value is served until its entry expires, then the next caller creates it")]
+    [LoggerMessage(EventId = 30, Level = LogLevel.Warning, Message = "memcached GetOrCreateAsync: a background refresh failed ({ExceptionType}); the current value is served until its entry expires, then the next caller creates it")]
     private static partial void LogRefreshFailed(ILogger logger, string exceptionType, Exception exception);
 
     /// <summary>What a factory run holds: the item whose CAS token it won (a placeholder, or an entry marked stale), 0 for none.</summary>
