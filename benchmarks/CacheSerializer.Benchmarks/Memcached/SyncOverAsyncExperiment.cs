@@ -19,17 +19,23 @@ namespace CacheSerializer.Benchmarks.Memcached;
 /// One local memcached (and redis-server, when installed), 1,000 keys of 100 bytes, <c>callers</c> loops (64 by
 /// default, an ASP.NET server's worth of concurrent requests), each mode in a process of its own so that threads one
 /// mode makes the pool add do not help the next. The pool starts at its default minimum (one thread per core), so
-/// callers that block pool threads starve it. The first three modes only read (the core client's <c>GetAsync</c>):
-/// awaited; blocking on threads of their own; blocking on the pool (a synchronous controller). The others call 9
+/// callers that block pool threads starve it. The first modes only read (the core client's <c>GetAsync</c>):
+/// awaited; blocking on threads of their own; blocking on the pool, each caller a loop that holds its pool thread
+/// throughout; blocking per request, each caller a chain of pool work items of one call each (a synchronous
+/// controller's requests, as a web server queues them). The others call 9
 /// reads to 1 write: the compatibility client's <c>GetAsync&lt;T&gt;</c>/<c>SetAsync</c> awaited and its <c>Get&lt;T&gt;</c>/<c>Set</c>
-/// on pool threads, and StackExchange.Redis's <c>StringGetAsync</c>/<c>StringSetAsync</c> awaited and
-/// <c>StringGet</c>/<c>StringSet</c> on pool threads.
+/// on threads of their own, on pool threads and per request, and StackExchange.Redis's
+/// <c>StringGetAsync</c>/<c>StringSetAsync</c> awaited and <c>StringGet</c>/<c>StringSet</c> on pool threads and per request.
 /// </remarks>
 internal static class SyncOverAsyncExperiment
 {
     /// <summary>The modes, in the order a run prints them.</summary>
     internal static readonly string[] Modes =
-        ["awaited", "blocking-own-threads", "blocking-on-pool", "enyim-awaited", "enyim-sync-on-pool", "redis-awaited", "redis-sync-on-pool"];
+    [
+        "awaited", "blocking-own-threads", "blocking-on-pool", "blocking-per-request",
+        "enyim-awaited", "enyim-sync-own-threads", "enyim-sync-on-pool", "enyim-sync-per-request",
+        "redis-awaited", "redis-sync-on-pool", "redis-sync-per-request",
+    ];
 
     private const int KeyCount = 1000;
 
@@ -123,11 +129,40 @@ internal static class SyncOverAsyncExperiment
                 }
             }
 
+            // A web server's shape: each caller is a chain of requests, each request a pool work item that makes one
+            // synchronous call and ends, queueing the caller's next request (as Kestrel queues each request).
+            Task PerRequest(int caller)
+            {
+                var random = new Random(caller);
+                var done = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+                latencies[caller] = [];
+                void Request()
+                {
+                    if (Stopwatch.GetTimestamp() >= end)
+                    {
+                        done.SetResult();
+                        return;
+                    }
+
+                    long began = Stopwatch.GetTimestamp();
+                    blocking(random);
+                    Record(caller, began);
+                    ThreadPool.UnsafeQueueUserWorkItem(static request => request(), Request, preferLocal: false);
+                }
+
+                ThreadPool.UnsafeQueueUserWorkItem(static request => request(), Request, preferLocal: false);
+                return done.Task;
+            }
+
             if (mode.EndsWith("awaited", StringComparison.Ordinal))
             {
                 await Task.WhenAll(Enumerable.Range(0, callers).Select(c => Task.Run(() => Awaited(c))));
             }
-            else if (mode == "blocking-own-threads")
+            else if (mode.EndsWith("per-request", StringComparison.Ordinal))
+            {
+                await Task.WhenAll(Enumerable.Range(0, callers).Select(PerRequest));
+            }
+            else if (mode.EndsWith("own-threads", StringComparison.Ordinal))
             {
                 Thread[] threads = [.. Enumerable.Range(0, callers).Select(c => new Thread(() => Blocking(c)) { IsBackground = true })];
                 Array.ForEach(threads, t => t.Start());
