@@ -13,9 +13,11 @@ internal sealed partial class MemcachedEngine
 
     /// <summary>Reads the general statistics (<c>stats</c>) of every server; under <see cref="ServerFailurePolicy.Miss"/>
     /// a failed server is absent.</summary>
-    internal async Task<IReadOnlyDictionary<string, IReadOnlyDictionary<string, string>>> GetStatsAsync(CancellationToken cancellationToken)
+    /// <param name="group">Null for the general statistics, or a group (<c>settings</c>, <c>slabs</c>, <c>items</c>, ...).</param>
+    /// <param name="cancellationToken">Cancels the wait.</param>
+    internal async Task<IReadOnlyDictionary<string, IReadOnlyDictionary<string, string>>> GetStatsAsync(CancellationToken cancellationToken, string? group = null)
     {
-        Task<IReadOnlyDictionary<string, string>>[] tasks = Array.ConvertAll(_nodes, node => ExecuteAsync(node, TextRequest.Stats(), cancellationToken));
+        Task<IReadOnlyDictionary<string, string>>[] tasks = Array.ConvertAll(_nodes, node => ExecuteAsync(node, TextRequest.Stats(group), cancellationToken));
         await Task.WhenAll(tasks).ConfigureAwait(false);
         var result = new Dictionary<string, IReadOnlyDictionary<string, string>>(StringComparer.Ordinal);
         for (int i = 0; i < _nodes.Length; i++)

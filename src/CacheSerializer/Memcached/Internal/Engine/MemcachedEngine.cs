@@ -95,10 +95,13 @@ internal sealed partial class MemcachedEngine : IDisposable
 
     /// <summary>Stores an item; one larger than <see cref="MemcachedClientOptions.MaxValueSize"/> (from a transcoder other
     /// than the package's, which refuses it at Serialize) fails before it is sent.</summary>
-    internal Task<MemcachedStoreResult> StoreAsync(StoreMode mode, MemcachedKey key, CacheItem item, TimeSpan? expiration, ulong cas, CancellationToken cancellationToken)
+    internal Task<MemcachedStoreResult> StoreAsync(StoreMode mode, MemcachedKey key, CacheItem item, TimeSpan? expiration, ulong cas, CancellationToken cancellationToken) =>
+        StoreAsync(key, new StoreRequest(key, mode, item, expiration, cas), cancellationToken);
+
+    /// <summary>Sends a store built by the caller (one that asks for the new CAS token), with the same size check.</summary>
+    internal Task<MemcachedStoreResult> StoreAsync(in MemcachedKey key, StoreRequest request, CancellationToken cancellationToken)
     {
         MemcachedNode node = Locate(key);
-        var request = new StoreRequest(key, mode, item, expiration, cas);
         if (request.ValueSize > Settings.MaxValueSize)
         {
             ThrowHelper.ThrowValueTooLarge(node.Name, request.Operation, request.ValueSize, Settings.MaxValueSize);
@@ -214,6 +217,14 @@ internal sealed partial class MemcachedEngine : IDisposable
         }
     }
 
+    /// <summary>Raised on the thread that saw a server go down or come back (a reader, the heartbeat), after the router
+    /// re-placed keys: a handler must only hand the news on (the compatibility package's <c>NodeFailed</c> queues it).</summary>
+    internal event Action<MemcachedNode>? NodeStateChanged;
+
     /// <summary>A node went down or came back: the router re-places keys if auto-eject is on.</summary>
-    private void OnNodeStateChanged(MemcachedNode node) => _router.OnNodeStateChanged(node);
+    private void OnNodeStateChanged(MemcachedNode node)
+    {
+        _router.OnNodeStateChanged(node);
+        NodeStateChanged?.Invoke(node);
+    }
 }

@@ -107,9 +107,18 @@ internal sealed class SyncCall
         }
     }
 
-    /// <summary>A continuation the waiting caller runs itself.</summary>
+    /// <summary>A continuation the waiting caller runs itself; handed over once, however many times it is posted (a
+    /// request posts it itself when its reply beat the registration, and the completion source may post it too).</summary>
     private sealed class Continuation(SyncCall call, Action<object?> continuation, object? state)
     {
-        internal void Post() => call.Post(continuation, state);
+        private int _posted;
+
+        internal void Post()
+        {
+            if (Interlocked.Exchange(ref _posted, 1) == 0)
+            {
+                call.Post(continuation, state);
+            }
+        }
     }
 }

@@ -77,8 +77,9 @@ internal static class MetaWriter
         w.Commit();
     }
 
-    /// <summary><c>ms &lt;key&gt; &lt;len&gt; [b] F&lt;flags&gt; T&lt;ttl&gt; M&lt;mode&gt; [C&lt;cas&gt;] O&lt;opaque&gt;</c> and the data block.</summary>
-    internal static void WriteSet(IBufferWriter<byte> writer, in MemcachedKey key, StoreMode mode, uint flags, long ttl, ulong cas, ReadOnlySpan<byte> value, uint opaque)
+    /// <summary><c>ms &lt;key&gt; &lt;len&gt; [b] F&lt;flags&gt; T&lt;ttl&gt; M&lt;mode&gt; [C&lt;cas&gt;] [c] O&lt;opaque&gt;</c> and the data block.</summary>
+    /// <remarks>With <c>returnCas</c> (<c>c</c>) the reply carries the item's new CAS token (EnyimMemcachedCore's <c>Cas</c> returns it).</remarks>
+    internal static void WriteSet(IBufferWriter<byte> writer, in MemcachedKey key, StoreMode mode, uint flags, long ttl, ulong cas, ReadOnlySpan<byte> value, uint opaque, bool returnCas = false)
     {
         var w = new Cursor(writer, key.WireLength + 128);
         w.Ascii("ms "u8);
@@ -97,6 +98,11 @@ internal static class MetaWriter
         {
             w.Ascii(" C"u8);
             w.Number(cas);
+        }
+
+        if (returnCas)
+        {
+            w.Ascii(" c"u8);
         }
 
         WriteOpaqueAndEnd(ref w, opaque);
@@ -136,8 +142,10 @@ internal static class MetaWriter
         w.Commit();
     }
 
-    /// <summary><c>ma &lt;key&gt; [b] v [MD] D&lt;delta&gt; [N&lt;ttl&gt; J&lt;initial&gt;] O&lt;opaque&gt;</c>; a null <c>initial</c> leaves a miss a miss (NF).</summary>
-    internal static void WriteArithmetic(IBufferWriter<byte> writer, in MemcachedKey key, bool decrement, ulong delta, ulong? initial, long ttl, uint opaque)
+    /// <summary><c>ma &lt;key&gt; [b] v [MD] D&lt;delta&gt; [N&lt;ttl&gt; J&lt;initial&gt;] [C&lt;cas&gt; c] O&lt;opaque&gt;</c>; a null <c>initial</c> leaves a miss a miss (NF).</summary>
+    /// <remarks>A non-zero <c>cas</c> changes the counter only if its CAS token is that one (else <c>EX</c>); with
+    /// <c>returnCas</c> (<c>c</c>) the reply carries the counter's new CAS token.</remarks>
+    internal static void WriteArithmetic(IBufferWriter<byte> writer, in MemcachedKey key, bool decrement, ulong delta, ulong? initial, long ttl, uint opaque, ulong cas = 0, bool returnCas = false)
     {
         var w = new Cursor(writer, key.WireLength + 128);
         w.Ascii("ma "u8);
@@ -156,6 +164,17 @@ internal static class MetaWriter
             w.Number((ulong)ttl);
             w.Ascii(" J"u8);
             w.Number(seed);
+        }
+
+        if (cas != 0)
+        {
+            w.Ascii(" C"u8);
+            w.Number(cas);
+        }
+
+        if (returnCas)
+        {
+            w.Ascii(" c"u8);
         }
 
         WriteOpaqueAndEnd(ref w, opaque);

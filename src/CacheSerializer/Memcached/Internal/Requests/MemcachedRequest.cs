@@ -173,8 +173,17 @@ internal abstract class MemcachedRequest<TResult> : MemcachedRequest, IValueTask
         }
 
         // A synchronous caller awaits on its own thread: the completing thread only hands it the continuation.
+        // The reply may arrive between the awaiter's IsCompleted check and this registration: the completion source
+        // then queues the hand-over to the thread pool, which a starved pool runs late (seconds, measured with 64
+        // synchronous callers on pool threads). So once registered, the request looks again and, when complete, hands
+        // the continuation over itself; the hand-over runs once, whichever comes first.
         _completion.RunContinuationsAsynchronously = false;
-        _completion.OnCompleted(SyncCall.PostToCaller, sync.Pending(continuation, state), token, flags);
+        object pending = sync.Pending(continuation, state);
+        _completion.OnCompleted(SyncCall.PostToCaller, pending, token, flags);
+        if (_completion.GetStatus(token) != ValueTaskSourceStatus.Pending)
+        {
+            SyncCall.PostToCaller(pending);
+        }
     }
 
     /// <summary>The reply is read: its result waits for <see cref="Publish"/> (the read side publishes the results of a

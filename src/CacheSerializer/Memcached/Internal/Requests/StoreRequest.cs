@@ -11,6 +11,7 @@ internal sealed class StoreRequest : MetaRequest<MemcachedStoreResult>
     private readonly CacheItem _item;
     private readonly long _ttl;
     private readonly ulong _cas;
+    private readonly bool _returnCas;
 
     /// <summary>Creates the store.</summary>
     /// <param name="key">The key.</param>
@@ -18,15 +19,21 @@ internal sealed class StoreRequest : MetaRequest<MemcachedStoreResult>
     /// <param name="item">The flags and bytes to store.</param>
     /// <param name="expiration">When the item expires; null or zero for never (<see cref="Expiration.ToTtl(TimeSpan?, string)"/>).</param>
     /// <param name="cas">Store only if the item's CAS token is this one; 0 for no check.</param>
+    /// <param name="returnCas">Ask for the stored item's new CAS token (<see cref="NewCas"/>).</param>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="expiration"/> is negative.</exception>
-    internal StoreRequest(MemcachedKey key, StoreMode mode, CacheItem item, TimeSpan? expiration, ulong cas)
+    internal StoreRequest(MemcachedKey key, StoreMode mode, CacheItem item, TimeSpan? expiration, ulong cas, bool returnCas = false)
     {
+        _returnCas = returnCas;
         _key = key;
         _mode = mode;
         _item = item;
         _ttl = Expiration.ToTtl(expiration);
         _cas = cas;
     }
+
+    /// <summary>Gets the stored item's new CAS token, once the reply is read, when it was asked for; 0 otherwise (not stored,
+    /// or a server failure under <see cref="ServerFailurePolicy.Miss"/>). The request is not pooled: read it after the call.</summary>
+    internal ulong NewCas { get; private set; }
 
     /// <summary>Gets the size of the value to store.</summary>
     internal int ValueSize => _item.Data.Count;
@@ -45,7 +52,7 @@ internal sealed class StoreRequest : MetaRequest<MemcachedStoreResult>
     private protected override string Command => "ms";
 
     internal override void Write(IBufferWriter<byte> writer) =>
-        MetaWriter.WriteSet(writer, _key, _mode, _item.Flags, _ttl, _cas, _item.Data.AsSpan(), Opaque);
+        MetaWriter.WriteSet(writer, _key, _mode, _item.Flags, _ttl, _cas, _item.Data.AsSpan(), Opaque, _returnCas);
 
     private protected override bool OnReply(in MetaReply reply)
     {
@@ -60,6 +67,11 @@ internal sealed class StoreRequest : MetaRequest<MemcachedStoreResult>
         if (outcome.Length == 0)
         {
             return false;
+        }
+
+        if (_returnCas && result == MemcachedStoreResult.Stored)
+        {
+            NewCas = reply.GetNumber((byte)'c');
         }
 
         Complete(result, outcome);

@@ -11,10 +11,12 @@ internal sealed class TextRequest : MemcachedRequest<IReadOnlyDictionary<string,
 
     private readonly Kind _kind;
     private readonly Dictionary<string, string>? _stats;
+    private readonly string? _group;
 
-    private TextRequest(Kind kind)
+    private TextRequest(Kind kind, string? group = null)
     {
         _kind = kind;
+        _group = group;
         _stats = kind == Kind.Stats ? new Dictionary<string, string>(StringComparer.Ordinal) : null;
     }
 
@@ -37,7 +39,18 @@ internal sealed class TextRequest : MemcachedRequest<IReadOnlyDictionary<string,
     /// nor for the health probe.</summary>
     internal override bool FollowsFailurePolicy => _kind == Kind.Stats;
 
-    internal static TextRequest Stats() => new(Kind.Stats);
+    /// <summary><c>stats</c>, or <c>stats &lt;group&gt;</c> (<c>settings</c>, <c>slabs</c>, <c>items</c>, ...: a group answered
+    /// with <c>STAT</c> lines and <c>END</c>, as the general one).</summary>
+    /// <exception cref="ArgumentException"><paramref name="group"/> is not a word of ASCII letters and underscores.</exception>
+    internal static TextRequest Stats(string? group = null)
+    {
+        if (group is not null && (group.Length == 0 || !group.All(static c => char.IsAsciiLetter(c) || c == '_')))
+        {
+            throw new ArgumentException($"The stats group \"{group}\" is not a word of ASCII letters and underscores (settings, slabs, items, sizes, conns).", nameof(group));
+        }
+
+        return new(Kind.Stats, group);
+    }
 
     internal static TextRequest FlushAll() => new(Kind.FlushAll);
 
@@ -47,8 +60,11 @@ internal sealed class TextRequest : MemcachedRequest<IReadOnlyDictionary<string,
     {
         switch (_kind)
         {
-            case Kind.Stats:
+            case Kind.Stats when _group is null:
                 MetaWriter.WriteText(writer, "stats"u8);
+                break;
+            case Kind.Stats:
+                MetaWriter.WriteText(writer, Encoding.ASCII.GetBytes("stats " + _group));
                 break;
             case Kind.FlushAll:
                 MetaWriter.WriteText(writer, "flush_all"u8);

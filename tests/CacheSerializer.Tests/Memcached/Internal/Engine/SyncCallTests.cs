@@ -1,4 +1,3 @@
-using System.Diagnostics;
 using CacheSerializer.LocalServers;
 using CacheSerializer.Memcached;
 using CacheSerializer.Memcached.Internal.Engine;
@@ -25,9 +24,9 @@ public sealed class SyncCallTests
 
         int fewestWaiting = int.MaxValue;
         var results = new List<(MemcachedStoreResult Stored, MemcachedGetResult<string> Read)>();
-        using (BlockPool())
+        using (StarvedPool.Block())
         {
-            RunOnOwnThread(() =>
+            StarvedPool.RunOnOwnThread(() =>
             {
                 for (int i = 0; i < Calls; i++)
                 {
@@ -64,9 +63,9 @@ public sealed class SyncCallTests
         }
 
         IReadOnlyDictionary<string, int> values = new Dictionary<string, int>();
-        using (BlockPool())
+        using (StarvedPool.Block())
         {
-            RunOnOwnThread(() => values = SyncCall.Run(() => client.GetManyAsync<int>(keys)));
+            StarvedPool.RunOnOwnThread(() => values = SyncCall.Run(() => client.GetManyAsync<int>(keys)));
         }
 
         Assert.Equal(2, keys.Select(client.GetServerForKey).Distinct().Count());
@@ -86,9 +85,9 @@ public sealed class SyncCallTests
         var sliding = new DistributedCacheEntryOptions { SlidingExpiration = TimeSpan.FromMinutes(20) };
 
         var read = new List<byte[]?>();
-        using (BlockPool())
+        using (StarvedPool.Block())
         {
-            RunOnOwnThread(() =>
+            StarvedPool.RunOnOwnThread(() =>
             {
                 for (int i = 0; i < 100; i++)
                 {
@@ -138,49 +137,5 @@ public sealed class SyncCallTests
         });
 
         Assert.Equal("ab", joined);
-    }
-
-    /// <summary>Blocks every pool thread, plus more work waiting for one, until disposed.</summary>
-    private static IDisposable BlockPool()
-    {
-        var release = new ManualResetEventSlim();
-        Task[] blockers = Enumerable.Range(0, ThreadPool.ThreadCount + 64).Select(_ => Task.Run(() => release.Wait())).ToArray();
-        Assert.True(SpinWait.SpinUntil(() => ThreadPool.PendingWorkItemCount > 0, Bound.NotStuck), "the pool never had work waiting");
-        return new Unblock(release, blockers);
-    }
-
-    /// <summary>Runs <paramref name="body"/> on a thread of its own (the pool is blocked) and rethrows what it threw.</summary>
-    private static void RunOnOwnThread(Action body)
-    {
-        Exception? error = null;
-        var thread = new Thread(() =>
-        {
-            try
-            {
-                body();
-            }
-            catch (Exception ex)
-            {
-                error = ex;
-            }
-        })
-        { IsBackground = true, Name = "sync caller" };
-        var clock = Stopwatch.StartNew();
-        thread.Start();
-        Assert.True(thread.Join(Bound.Burst), $"the synchronous calls did not finish within {Bound.Burst.TotalSeconds:F0} s with the pool blocked");
-        if (error is not null)
-        {
-            throw new Xunit.Sdk.XunitException($"the synchronous caller failed after {clock.ElapsedMilliseconds} ms: {error}");
-        }
-    }
-
-    private sealed class Unblock(ManualResetEventSlim release, Task[] blockers) : IDisposable
-    {
-        public void Dispose()
-        {
-            release.Set();
-            Task.WaitAll(blockers, Bound.Burst);
-            release.Dispose();
-        }
     }
 }
