@@ -13,8 +13,6 @@ namespace CacheSerializer.LoadTest.Hybrid;
 /// queries per (key, version), every read is checked against the removals completed before it began.</summary>
 internal static class HybridRunner
 {
-    private const int MaxSamples = 5;
-
     /// <summary>The flags of a read that skips L1: what it returns comes from L2 (or its factory).</summary>
     private const HybridCacheEntryFlags SkipL1 = HybridCacheEntryFlags.DisableLocalCacheRead | HybridCacheEntryFlags.DisableLocalCacheWrite;
 
@@ -276,7 +274,7 @@ internal static class HybridRunner
         /// <summary>What <see cref="Check"/> returns for a stale value.</summary>
         public const string Stale = "stale";
 
-        private readonly List<string> _samples = [];
+        private readonly MessageSamples _samples = new();
         private long _reads;
         private long _stale;
         private long _l2Reads;
@@ -315,33 +313,16 @@ internal static class HybridRunner
             else if (problem is not null)
             {
                 Interlocked.Increment(ref _corruptions);
-                Sample(problem);
+                _samples.Add(problem);
             }
         }
 
         public void Error(string message)
         {
             Interlocked.Increment(ref _errors);
-            Sample(message);
+            _samples.Add(message);
         }
 
-        public IReadOnlyList<string> Samples()
-        {
-            lock (_samples)
-            {
-                return [.. _samples];
-            }
-        }
-
-        private void Sample(string message)
-        {
-            lock (_samples)
-            {
-                if (_samples.Count < MaxSamples)
-                {
-                    _samples.Add(message);
-                }
-            }
-        }
+        public IReadOnlyList<string> Samples() => _samples.ToList();
     }
 }
