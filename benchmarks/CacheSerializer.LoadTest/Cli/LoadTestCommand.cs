@@ -96,6 +96,7 @@ internal static class LoadTestCommand
         root.Subcommands.Add(FarmCommand.Create());
         root.Subcommands.Add(DeployCommand.Create());
         root.Subcommands.Add(MigrateCommand.Create());
+        root.Subcommands.Add(HybridCommand.Create());
         root.Subcommands.Add(FloorCommand.Create());
         root.SetAction(RunAsync);
         return root;

@@ -275,7 +275,7 @@ internal static class FarmRunner
         /// <summary>What <see cref="Check"/> returns for a value of an earlier epoch.</summary>
         public const string Stale = "stale";
 
-        private readonly List<string> _samples = [];
+        private readonly MessageSamples _samples = new();
         private long _reads;
         private long _stale;
         private long _errors;
@@ -300,33 +300,16 @@ internal static class FarmRunner
             else if (problem is not null)
             {
                 Findings.Corruption(problem);
-                Sample(problem);
+                _samples.Add(problem);
             }
         }
 
         public void Error(string message)
         {
             Interlocked.Increment(ref _errors);
-            Sample(message);
+            _samples.Add(message);
         }
 
-        public IReadOnlyList<string> Samples()
-        {
-            lock (_samples)
-            {
-                return [.. _samples];
-            }
-        }
-
-        private void Sample(string message)
-        {
-            lock (_samples)
-            {
-                if (_samples.Count < MaxSamples)
-                {
-                    _samples.Add(message);
-                }
-            }
-        }
+        public IReadOnlyList<string> Samples() => _samples.ToList();
     }
 }

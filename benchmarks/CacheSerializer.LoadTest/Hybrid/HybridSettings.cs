@@ -1,0 +1,90 @@
+using CacheSerializer.LoadTest.Scenarios;
+
+namespace CacheSerializer.LoadTest.Hybrid;
+
+/// <summary>Everything one run of the hybrid scenario needs (defaults are issue 39's workload): 4 web servers x 8
+/// callers on 40 keys, 1 ms between a caller's calls, a factory of 5 to 20 ms, one row updated and removed every 25 ms,
+/// 15 s per contender.</summary>
+internal sealed record HybridSettings() : ScenarioSettings(clients: 4, callersPerClient: 8, seed: 20261127)
+{
+    /// <summary>Gets the contender names on the command line, in the order of <see cref="HybridContender"/>.</summary>
+    public static IReadOnlyList<string> ContenderNames { get; } = ["bounded", "strict", "microsoft-memcached", "microsoft-redis", "fusion-backplane", "fusion-locker"];
+
+    /// <summary>Gets the number of keys (rows of the source of truth) the callers read, each picked at random.</summary>
+    /// <value>40.</value>
+    public int Keys { get; init; } = 40;
+
+    /// <summary>Gets the pause of a caller between two calls.</summary>
+    /// <value>1 millisecond.</value>
+    public TimeSpan CallGap { get; init; } = TimeSpan.FromMilliseconds(1);
+
+    /// <summary>Gets the shortest factory call (the query of the source of truth); each call takes a time drawn evenly
+    /// between this and <see cref="FactoryMax"/>.</summary>
+    /// <value>5 milliseconds.</value>
+    public TimeSpan FactoryMin { get; init; } = TimeSpan.FromMilliseconds(5);
+
+    /// <summary>Gets the longest factory call.</summary>
+    /// <value>20 milliseconds.</value>
+    public TimeSpan FactoryMax { get; init; } = TimeSpan.FromMilliseconds(20);
+
+    /// <summary>Gets how often one row, picked at random, is updated and its key removed (<c>RemoveAsync</c>) on a web
+    /// server picked at random.</summary>
+    /// <value>25 milliseconds.</value>
+    public TimeSpan UpdateEvery { get; init; } = TimeSpan.FromMilliseconds(25);
+
+    /// <summary>Gets the lifetime of an entry in both levels (<c>Expiration</c> and <c>LocalCacheExpiration</c>).</summary>
+    /// <value>1 minute: longer than a contender's run, so only removals end an entry.</value>
+    public TimeSpan EntryLifetime { get; init; } = TimeSpan.FromMinutes(1);
+
+    /// <summary>Gets how often a caller's read skips L1 (<c>DisableLocalCacheRead</c> and <c>DisableLocalCacheWrite</c>):
+    /// every n-th read, so that a stale value at L2 can be told from one at L1.</summary>
+    /// <value>10.</value>
+    public int L2ReadEvery { get; init; } = 10;
+
+    /// <summary>Gets how long each contender runs.</summary>
+    /// <value>15 seconds.</value>
+    public TimeSpan Duration { get; init; } = TimeSpan.FromSeconds(15);
+
+    /// <summary>Gets the contenders to run, in order.</summary>
+    /// <value>All six.</value>
+    public IReadOnlyList<HybridContender> Contenders { get; init; } = Enum.GetValues<HybridContender>();
+
+    /// <summary>Returns the settings of the short mode: a few seconds per contender, for the suite's test and a quick look.</summary>
+    /// <returns>3 web servers x 4 callers on 20 keys, 3 s per contender; other values kept.</returns>
+    public HybridSettings AsShort() => this with
+    {
+        Short = true,
+        Clients = 3,
+        CallersPerClient = 4,
+        Keys = 20,
+        Duration = TimeSpan.FromSeconds(3),
+    };
+
+    /// <summary>Parses a contender name of the command line.</summary>
+    /// <param name="name">One of <see cref="ContenderNames"/> (any case).</param>
+    /// <returns>The contender.</returns>
+    /// <exception cref="ArgumentException">The name is not a contender.</exception>
+    public static HybridContender ParseContender(string name)
+    {
+        int index = ContenderNames.ToList().FindIndex(n => n.Equals(name.Trim(), StringComparison.OrdinalIgnoreCase));
+        return index >= 0 ? (HybridContender)index : throw new ArgumentException($"--contenders: '{name}' is not a contender; use {string.Join(", ", ContenderNames)}.");
+    }
+
+    /// <summary>Returns a contender's name on the command line and in the report.</summary>
+    /// <param name="contender">The contender.</param>
+    /// <returns>Its name.</returns>
+    public static string NameOf(HybridContender contender) => ContenderNames[(int)contender];
+
+    /// <inheritdoc/>
+    protected override void ValidateScenario()
+    {
+        Require(Keys is >= 1 and <= 100_000, "--keys", $"is {Keys}; it must be between 1 and 100,000");
+        Require(CallGap >= TimeSpan.Zero && CallGap <= TimeSpan.FromSeconds(1), "--call-gap", $"is {CallGap}; it must be from 0 to 1 second");
+        Require(FactoryMin >= TimeSpan.Zero && FactoryMax >= FactoryMin && FactoryMax <= TimeSpan.FromSeconds(10), "--factory-time", $"is {FactoryMin} to {FactoryMax}; the shortest must be at least 0 and the longest from it to 10 seconds");
+        Require(UpdateEvery >= TimeSpan.FromMilliseconds(1) && UpdateEvery <= TimeSpan.FromMinutes(1), "--update-every", $"is {UpdateEvery}; it must be between 1 ms and 1 minute");
+        Require(EntryLifetime >= TimeSpan.FromSeconds(1) && EntryLifetime <= TimeSpan.FromDays(1), "--entry-lifetime", $"is {EntryLifetime}; it must be between 1 second and 1 day");
+        Require(L2ReadEvery is >= 1 and <= 1_000_000, "--l2-read-every", $"is {L2ReadEvery}; it must be between 1 and 1,000,000");
+        Require(Duration >= UpdateEvery && Duration <= TimeSpan.FromHours(1), "--duration", $"is {Duration}; it must be at least --update-every ({UpdateEvery}) and at most 1 hour");
+        Require(Contenders.Count > 0, "--contenders", "is empty");
+    }
+}
