@@ -26,7 +26,8 @@ namespace CacheSerializer.Benchmarks.Memcached;
 /// controller's requests, as a web server queues them). The others call 9
 /// reads to 1 write: the compatibility client's <c>GetAsync&lt;T&gt;</c>/<c>SetAsync</c> awaited and its <c>Get&lt;T&gt;</c>/<c>Set</c>
 /// on threads of their own, on pool threads and per request, and StackExchange.Redis's
-/// <c>StringGetAsync</c>/<c>StringSetAsync</c> awaited and <c>StringGet</c>/<c>StringSet</c> on pool threads and per request.
+/// <c>StringGetAsync</c>/<c>StringSetAsync</c> awaited and <c>StringGet</c>/<c>StringSet</c> on threads of their own, on
+/// pool threads and per request.
 /// </remarks>
 internal static class SyncOverAsyncExperiment
 {
@@ -35,7 +36,7 @@ internal static class SyncOverAsyncExperiment
     [
         "awaited", "blocking-own-threads", "blocking-on-pool", "blocking-per-request",
         "enyim-awaited", "enyim-sync-own-threads", "enyim-sync-on-pool", "enyim-sync-per-request",
-        "redis-awaited", "redis-sync-on-pool", "redis-sync-per-request",
+        "redis-awaited", "redis-sync-own-threads", "redis-sync-on-pool", "redis-sync-per-request",
     ];
 
     private const int KeyCount = 1000;
