@@ -64,8 +64,8 @@ internal static class SyncOverAsyncExperiment
             Console.WriteLine($"# {DateTime.UtcNow:yyyy-MM-dd HH:mm} UTC, {Environment.ProcessorCount} cores, .NET {Environment.Version}; memcached at {server.Endpoint}; " +
                 $"{(redis is null ? "no redis-server" : $"redis-server at {redis.Endpoint}, StackExchange.Redis {StackExchangeRedisContender.ClientVersion}")}; {callers} callers, {seconds} s per mode, each mode in a fresh process");
             Console.WriteLine();
-            Console.WriteLine("| Mode | calls | calls/s | failed calls | p50 ms | p99 ms | max ms | first 1,000 calls, ms | pool threads at end | CPU µs per call | context switches per call |");
-            Console.WriteLine("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+            Console.WriteLine("| Mode | calls | calls/s | failed calls | p50 ms | p99 ms | max ms | first 1,000 calls, ms | pool threads at end | CPU µs per call | context switches per call | bytes allocated per call |");
+            Console.WriteLine("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
             foreach (string mode in Modes)
             {
                 if (IsRedis(mode) && redis is null)
@@ -96,6 +96,7 @@ internal static class SyncOverAsyncExperiment
             long errors = 0;
             long firstThousandTicks = 0;
             (TimeSpan cpuBefore, long switchesBefore) = ProcessCost();
+            long allocatedBefore = GC.GetTotalAllocatedBytes();
             var clock = Stopwatch.StartNew();
             long end = Stopwatch.GetTimestamp() + (seconds * Stopwatch.Frequency);
 
@@ -198,12 +199,13 @@ internal static class SyncOverAsyncExperiment
 
             double elapsed = clock.Elapsed.TotalSeconds;
             (TimeSpan cpuAfter, long switchesAfter) = ProcessCost();
+            long allocatedAfter = GC.GetTotalAllocatedBytes();
             double[] all = [.. latencies.SelectMany(l => l).Order()];
             double Percentile(double p) => all.Length == 0 ? double.NaN : all[Math.Min(all.Length - 1, (int)(p * all.Length))];
             string calls = mode.StartsWith("enyim", StringComparison.Ordinal) || IsRedis(mode) ? "9 gets : 1 set" : "gets";
             return string.Create(
                 CultureInfo.InvariantCulture,
-                $"| {mode} | {calls} | {all.Length / elapsed:N0} | {errors} | {Percentile(0.5):F2} | {Percentile(0.99):F2} | {(all.Length == 0 ? double.NaN : all[^1]):F0} | {(firstThousandTicks == 0 ? "not reached" : (firstThousandTicks * 1000.0 / Stopwatch.Frequency).ToString("F0", CultureInfo.InvariantCulture))} | {ThreadPool.ThreadCount} | {PerCall((cpuAfter - cpuBefore).TotalMicroseconds, all.Length):F1} | {PerCall(switchesAfter - switchesBefore, all.Length):F2} |");
+                $"| {mode} | {calls} | {all.Length / elapsed:N0} | {errors} | {Percentile(0.5):F2} | {Percentile(0.99):F2} | {(all.Length == 0 ? double.NaN : all[^1]):F0} | {(firstThousandTicks == 0 ? "not reached" : (firstThousandTicks * 1000.0 / Stopwatch.Frequency).ToString("F0", CultureInfo.InvariantCulture))} | {ThreadPool.ThreadCount} | {PerCall((cpuAfter - cpuBefore).TotalMicroseconds, all.Length):F1} | {PerCall(switchesAfter - switchesBefore, all.Length):F2} | {PerCall(allocatedAfter - allocatedBefore, all.Length):F0} |");
         }
     }
 
