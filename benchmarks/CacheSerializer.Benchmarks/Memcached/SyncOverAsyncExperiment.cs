@@ -1,5 +1,6 @@
 using System.Diagnostics;
 using System.Globalization;
+using System.Runtime.InteropServices;
 using CacheSerializer.LocalServers;
 using CacheSerializer.Memcached;
 using StackExchange.Redis;
@@ -25,7 +26,8 @@ namespace CacheSerializer.Benchmarks.Memcached;
 /// controller's requests, as a web server queues them). The others call 9
 /// reads to 1 write: the compatibility client's <c>GetAsync&lt;T&gt;</c>/<c>SetAsync</c> awaited and its <c>Get&lt;T&gt;</c>/<c>Set</c>
 /// on threads of their own, on pool threads and per request, and StackExchange.Redis's
-/// <c>StringGetAsync</c>/<c>StringSetAsync</c> awaited and <c>StringGet</c>/<c>StringSet</c> on pool threads and per request.
+/// <c>StringGetAsync</c>/<c>StringSetAsync</c> awaited and <c>StringGet</c>/<c>StringSet</c> on threads of their own, on
+/// pool threads and per request.
 /// </remarks>
 internal static class SyncOverAsyncExperiment
 {
@@ -34,7 +36,7 @@ internal static class SyncOverAsyncExperiment
     [
         "awaited", "blocking-own-threads", "blocking-on-pool", "blocking-per-request",
         "enyim-awaited", "enyim-sync-own-threads", "enyim-sync-on-pool", "enyim-sync-per-request",
-        "redis-awaited", "redis-sync-on-pool", "redis-sync-per-request",
+        "redis-awaited", "redis-sync-own-threads", "redis-sync-on-pool", "redis-sync-per-request",
     ];
 
     private const int KeyCount = 1000;
@@ -62,8 +64,8 @@ internal static class SyncOverAsyncExperiment
             Console.WriteLine($"# {DateTime.UtcNow:yyyy-MM-dd HH:mm} UTC, {Environment.ProcessorCount} cores, .NET {Environment.Version}; memcached at {server.Endpoint}; " +
                 $"{(redis is null ? "no redis-server" : $"redis-server at {redis.Endpoint}, StackExchange.Redis {StackExchangeRedisContender.ClientVersion}")}; {callers} callers, {seconds} s per mode, each mode in a fresh process");
             Console.WriteLine();
-            Console.WriteLine("| Mode | calls | calls/s | failed calls | p50 ms | p99 ms | max ms | first 1,000 calls, ms | pool threads at end |");
-            Console.WriteLine("|---|---|---:|---:|---:|---:|---:|---:|---:|");
+            Console.WriteLine("| Mode | calls | calls/s | failed calls | p50 ms | p99 ms | max ms | first 1,000 calls, ms | pool threads at end | CPU µs per call | context switches per call | bytes allocated per call |");
+            Console.WriteLine("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
             foreach (string mode in Modes)
             {
                 if (IsRedis(mode) && redis is null)
@@ -93,6 +95,8 @@ internal static class SyncOverAsyncExperiment
             long finished = 0;
             long errors = 0;
             long firstThousandTicks = 0;
+            (TimeSpan cpuBefore, long switchesBefore) = ProcessCost();
+            long allocatedBefore = GC.GetTotalAllocatedBytes();
             var clock = Stopwatch.StartNew();
             long end = Stopwatch.GetTimestamp() + (seconds * Stopwatch.Frequency);
 
@@ -194,13 +198,59 @@ internal static class SyncOverAsyncExperiment
             }
 
             double elapsed = clock.Elapsed.TotalSeconds;
+            (TimeSpan cpuAfter, long switchesAfter) = ProcessCost();
+            long allocatedAfter = GC.GetTotalAllocatedBytes();
             double[] all = [.. latencies.SelectMany(l => l).Order()];
             double Percentile(double p) => all.Length == 0 ? double.NaN : all[Math.Min(all.Length - 1, (int)(p * all.Length))];
             string calls = mode.StartsWith("enyim", StringComparison.Ordinal) || IsRedis(mode) ? "9 gets : 1 set" : "gets";
             return string.Create(
                 CultureInfo.InvariantCulture,
-                $"| {mode} | {calls} | {all.Length / elapsed:N0} | {errors} | {Percentile(0.5):F2} | {Percentile(0.99):F2} | {(all.Length == 0 ? double.NaN : all[^1]):F0} | {(firstThousandTicks == 0 ? "not reached" : (firstThousandTicks * 1000.0 / Stopwatch.Frequency).ToString("F0", CultureInfo.InvariantCulture))} | {ThreadPool.ThreadCount} |");
+                $"| {mode} | {calls} | {all.Length / elapsed:N0} | {errors} | {Percentile(0.5):F2} | {Percentile(0.99):F2} | {(all.Length == 0 ? double.NaN : all[^1]):F0} | {(firstThousandTicks == 0 ? "not reached" : (firstThousandTicks * 1000.0 / Stopwatch.Frequency).ToString("F0", CultureInfo.InvariantCulture))} | {ThreadPool.ThreadCount} | {PerCall((cpuAfter - cpuBefore).TotalMicroseconds, all.Length):F1} | {PerCall(switchesAfter - switchesBefore, all.Length):F2} | {PerCall(allocatedAfter - allocatedBefore, all.Length):F0} |");
         }
+    }
+
+    private static double PerCall(double total, int calls) => calls == 0 ? double.NaN : total / calls;
+
+    /// <summary>The process's CPU time and context switches so far, its ended threads' included (<c>getrusage</c> on
+    /// Linux; elsewhere the CPU time and -1): what a call costs beside what it waits.</summary>
+    private static (TimeSpan Cpu, long ContextSwitches) ProcessCost()
+    {
+        if (!OperatingSystem.IsLinux() || getrusage(0 /* RUSAGE_SELF */, out ResourceUsage usage) != 0)
+        {
+            return (Process.GetCurrentProcess().TotalProcessorTime, -1);
+        }
+
+        long cpuMicroseconds = ((usage.UserSeconds + usage.SystemSeconds) * 1_000_000) + usage.UserMicroseconds + usage.SystemMicroseconds;
+        return (TimeSpan.FromMicroseconds(cpuMicroseconds), usage.VoluntarySwitches + usage.InvoluntarySwitches);
+    }
+
+    [DllImport("libc", SetLastError = false)]
+#pragma warning disable SYSLIB1054 // LibraryImport would need unsafe code in this project for one call
+    private static extern int getrusage(int who, out ResourceUsage usage);
+#pragma warning restore SYSLIB1054
+
+    /// <summary>Linux's <c>struct rusage</c> (64-bit): two <c>timeval</c>s, then fourteen <c>long</c>s.</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    private struct ResourceUsage
+    {
+        public long UserSeconds;
+        public long UserMicroseconds;
+        public long SystemSeconds;
+        public long SystemMicroseconds;
+        public long MaxResidentSet;
+        public long SharedMemory;
+        public long UnsharedData;
+        public long UnsharedStack;
+        public long MinorFaults;
+        public long MajorFaults;
+        public long Swaps;
+        public long BlockInputs;
+        public long BlockOutputs;
+        public long MessagesSent;
+        public long MessagesReceived;
+        public long Signals;
+        public long VoluntarySwitches;
+        public long InvoluntarySwitches;
     }
 
     private static bool IsRedis(string mode) => mode.StartsWith("redis", StringComparison.Ordinal);

@@ -19,10 +19,13 @@ public sealed class SyncOverAsyncExperimentTests
         string row = await SyncOverAsyncExperiment.RunModeAsync(mode, redis?.Endpoint ?? memcached.Endpoint, seconds: 1, callers: 4);
 
         string[] cells = [.. row.Split('|', StringSplitOptions.TrimEntries)[1..^1]];
-        Assert.Equal(9, cells.Length);
+        Assert.Equal(12, cells.Length);
         Assert.Equal(mode, cells[0]);
         Assert.Equal(mode.StartsWith("enyim", StringComparison.Ordinal) || redis is not null ? "9 gets : 1 set" : "gets", cells[1]);
         Assert.True(double.Parse(cells[2], NumberStyles.AllowThousands, CultureInfo.InvariantCulture) > 0, row);
         Assert.Equal("0", cells[3]);
+        Assert.True(double.Parse(cells[9], CultureInfo.InvariantCulture) > 0, row); // CPU per call
+        Assert.True(double.Parse(cells[10], CultureInfo.InvariantCulture) >= 0, row); // context switches per call
+        Assert.True(double.Parse(cells[11], NumberStyles.AllowThousands, CultureInfo.InvariantCulture) > 0, row); // bytes allocated per call
     }
 }
