@@ -169,6 +169,30 @@ public sealed class MemcachedClientGetOrCreateMigrationTests(MemcachedServerFixt
     }
 
     [Fact]
+    public async Task GetOrCreateAsync_MigrationPhaseAfterAFlippedServersItem_ItsDeleteOfTheAbsentKeyWinsOverTheHeldFactory()
+    {
+        // During the flip, flipped servers delete with a plain DeleteAsync, which leaves no trace on a key that holds
+        // nothing: a fill beside the key would add the value its factory loaded before the delete (the load test's
+        // migration scenario counted these as stale values during the flip). Once this client has read a flipped
+        // server's item, it leases under the key, and the delete removes that placeholder.
+        MemcachedClient flipped = fixture.CreateClient();
+        _clients.Add(flipped);
+        MemcachedClient client = NewServer();
+        string written = MemcachedServerFixture.UniqueKey("migration-flip-seen");
+        string key = MemcachedServerFixture.UniqueKey("migration-flip-delete-absent");
+        Assert.Equal(MemcachedStoreResult.Stored, await flipped.SetAsync(written, new Product(2, "written by a flipped server", 1)));
+        Assert.Equal(new Product(2, "written by a flipped server", 1), await client.GetOrCreateAsync(written, _ => Task.FromResult(new Product(2, "a factory's", 0)), Options));
+        (Task<Product> call, TaskCompletionSource release) = await HeldCallAsync(client, key, new Product(1, "loaded before the update", 1));
+
+        Assert.True(await flipped.DeleteAsync(key));
+        release.SetResult();
+
+        Assert.Equal(new Product(1, "loaded before the update", 1), await call.WaitAsync(Bound.NotStuck));
+        Assert.False((await flipped.GetAsync<Product>(key)).Found);
+        Assert.False((await LeaseAsync(client, key)).IsPlaceholder);
+    }
+
+    [Fact]
     public async Task GetOrCreateAsync_MigrationPhaseEntryAFlippedServerInvalidated_NotServedButCreatedOnce()
     {
         // During the flip, servers already writing protobuf mark entries stale; the ones still in the migration phase must

@@ -26,6 +26,7 @@ internal sealed partial class Leases
             call.Round.Decide();
             var read = GetRequest.Refresh(key, call.Policy.RecacheSeconds, pooled: false, engine.GetRequests);
             GetReply reply = await engine.ExecuteValueAsync(engine.Locate(key), read, token).ConfigureAwait(false);
+            _flipSeen |= SawFlip(reply);
 
             // The version of an unreadable item the fill replaces (and only it: ms C), 0 for a miss (the fill adds).
             (Task<Loaded<T>>? served, ulong replaces) = Serve(key, call, reply, token);
@@ -78,6 +79,15 @@ internal sealed partial class Leases
         // No placeholder could be made (the server failed under ServerFailurePolicy.Miss, or had no memory for one).
         return lease.IsPlaceholder ? null : await CreateBesideAsync(key, leaseKey, leaseCas: 0, replaces, call, "unprotected", token).ConfigureAwait(false);
     }
+
+    /// <summary>Whether a read of a value key found what only a server already flipped to protobuf writes there: its
+    /// placeholder, or an object in this package's own built-in format (0xC5xx, which no EnyimMemcachedCore reader
+    /// reads; this phase writes objects as the old applications do, and application codecs use 0xC6xx). The flip starts
+    /// when no old application is left, so from then on the placeholder under the key, which any delete removes, is
+    /// safe; the lease beside it is not enough then: a flipped server's <c>DeleteAsync</c> of a key that holds nothing
+    /// leaves no trace, and the fill in flight would add a value loaded before it.</summary>
+    private static bool SawFlip(in GetReply reply) =>
+        reply.IsPlaceholder || (reply.Hit && (reply.Item.Flags & 0xFF00) == 0xC500);
 
     /// <summary>What a read of the value key serves: its value (refreshed in the background when the read won its
     /// early-refresh window), or this build's copy of another build's item; else null and the CAS token of the item

@@ -27,6 +27,10 @@ internal sealed partial class Leases(MemcachedEngine engine)
 
     private readonly FlightTable _flights = new();
 
+    /// <summary>Set once a read in the migration phase found what only a flipped server leaves under a value key
+    /// (Leases.Beside.cs, <see cref="SawFlip"/>): from then on this client leases on the key itself.</summary>
+    private volatile bool _flipSeen;
+
     /// <summary>Gets how many calls are running in this process (for tests).</summary>
     internal int FlightCount => _flights.Count;
 
@@ -51,9 +55,9 @@ internal sealed partial class Leases(MemcachedEngine engine)
             : engine.ExecuteAsync(encoded, KeyRequest.Invalidate(encoded, policy.InvalidatedSeconds), cancellationToken);
     }
 
-    /// <summary>The shared call on a caller's key: leased on the key itself, or in the migration phase on the key's
-    /// lease key beside it (Leases.Beside.cs).</summary>
-    private Task<Loaded<T>> LoadAsync<T>(string key, Call<T> call, CancellationToken token) => engine.Settings.MigrationPhase
+    /// <summary>The shared call on a caller's key: leased on the key itself, or in the migration phase, until a flipped
+    /// server's item is seen, on the key's lease key beside it (Leases.Beside.cs).</summary>
+    private Task<Loaded<T>> LoadAsync<T>(string key, Call<T> call, CancellationToken token) => engine.Settings.MigrationPhase && !_flipSeen
         ? LoadBesideAsync(engine.Key(key), call, token)
         : LoadAsync(new Lease(engine.Key(key), BoundTo: 0), call, token);
 
