@@ -42,7 +42,7 @@ public class MemcachedClient : IMemcachedClient
     }
 
     /// <inheritdoc/>
-    public bool Add(string key, object value, int cacheSeconds) => SyncCall.Run(() => AddAsync(key, value, cacheSeconds));
+    public bool Add(string key, object value, int cacheSeconds) => Store(StoreMode.Add, key, value, TimeSpan.FromSeconds(cacheSeconds));
 
     /// <inheritdoc/>
     public bool Add(string key, object value, uint cacheSeconds) => Store(StoreMode.Add, key, value, TimeSpan.FromSeconds(cacheSeconds));
