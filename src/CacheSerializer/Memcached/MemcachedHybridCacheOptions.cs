@@ -18,6 +18,16 @@ public sealed class MemcachedHybridCacheOptions
     /// zero and at most one minute.</value>
     public TimeSpan InvalidationBound { get; set; } = TimeSpan.FromMilliseconds(50);
 
+    /// <summary>Gets or sets a value indicating whether the in-process copies are served while the invalidation log
+    /// cannot be read (memcached down or not answering), in either coherence mode: each server then answers from its last
+    /// values until their local expiration, and runs the factory (once per key) only for what it does not hold. A removal
+    /// made meanwhile cannot reach other servers (it fails to write the log, logged as event 43), nor can one made in the
+    /// last bound before the outage that a server had not read yet; each server drops its whole L1 at its first complete
+    /// poll after the outage. False keeps the coherence guarantee through an outage: every read runs the factory (once per
+    /// process and key) until memcached answers.</summary>
+    /// <value>True: during an outage a server serves the last values it holds rather than ask the database for them.</value>
+    public bool ServeL1DuringOutage { get; set; } = true;
+
     /// <summary>Gets or sets the defaults of every call's entry options (<c>HybridCacheOptions.DefaultEntryOptions</c>).</summary>
     /// <value>Null: <c>Expiration</c> and <c>LocalCacheExpiration</c> of 5 minutes, no flags.</value>
     public HybridCacheEntryOptions? DefaultEntryOptions { get; set; }

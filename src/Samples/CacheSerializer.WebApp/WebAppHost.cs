@@ -16,10 +16,10 @@ public static class WebAppHost
         // request: reads miss and writes report ServerFailure, so the app serves from its database meanwhile.
         builder.Services.AddMemcached(builder.Configuration.GetSection("Memcached"));
 
-        // HybridCache: memory (L1) in front of memcached (L2, through IDistributedCache), storing objects with the
-        // transcoder so a Book comes back a Book from L2.
-        builder.Services.AddHybridCache();
-        builder.Services.AddHybridCacheTranscoder();
+        // HybridCache, the package's own: memory (L1) in front of memcached (L2), objects stored with the transcoder (a
+        // Book comes back a Book), one factory call per change across the farm, and L1 copies that every server drops
+        // within 50 ms of a RemoveAsync or RemoveByTagAsync made on any server (docs/client.md, "HybridCache").
+        builder.Services.AddMemcachedHybridCache();
 
         // /health: Healthy, Degraded (some servers down) or Unhealthy (all down), with each server's state.
         builder.Services.AddHealthChecks().AddMemcached();
@@ -63,18 +63,36 @@ public static class WebAppHost
             await cache.DeleteAsync($"product:{id}", ct) ? Results.NoContent() : Results.NotFound());
     }
 
-    /// <summary>The same catalogue through HybridCache: one factory call per key however many requests miss at once, and
-    /// the stored subtype back from memcached after a restart of the app.</summary>
+    /// <summary>The same catalogue through HybridCache: one factory call per key and change in the whole farm, however
+    /// many requests miss at once on however many servers; the stored subtype back from memcached after a restart of the
+    /// app; and removals (by key, or by a tag every entry of a category carries) that no server's L1 outlives.</summary>
     private static void MapCatalog(IEndpointRouteBuilder app)
     {
+        var entry = new HybridCacheEntryOptions { Expiration = TimeSpan.FromMinutes(5), LocalCacheExpiration = TimeSpan.FromSeconds(30) };
         app.MapGet("/catalog/{id:int}", async (int id, HybridCache cache, ProductRepository repository, CancellationToken ct) =>
         {
             Product? product = await cache.GetOrCreateAsync<Product?>(
                 $"catalog:{id}",
                 async token => await repository.LoadAsync(id, token),
-                new HybridCacheEntryOptions { Expiration = TimeSpan.FromMinutes(5), LocalCacheExpiration = TimeSpan.FromSeconds(30) },
+                entry,
+                tags: ["catalog"],
                 cancellationToken: ct);
             return product is null ? Results.NotFound() : Results.Ok((object)product);
+        });
+
+        // After an update of the product in the database: when this returns, no server serves the old copy (the call
+        // waits the invalidation bound, 50 ms by default, for every server's L1 to have dropped it).
+        app.MapDelete("/catalog/{id:int}", async (int id, HybridCache cache, CancellationToken ct) =>
+        {
+            await cache.RemoveAsync($"catalog:{id}", ct);
+            return Results.NoContent();
+        });
+
+        // After a change that touches the whole catalogue (a price list): every entry tagged "catalog", on every server.
+        app.MapDelete("/catalog", async (HybridCache cache, CancellationToken ct) =>
+        {
+            await cache.RemoveByTagAsync("catalog", ct);
+            return Results.NoContent();
         });
     }
 

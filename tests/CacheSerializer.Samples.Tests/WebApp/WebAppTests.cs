@@ -21,20 +21,7 @@ public sealed class WebAppTests : IAsyncLifetime
     private WebApplication _app = null!;
     private HttpClient _http = null!;
 
-    public async Task InitializeAsync()
-    {
-        _app = WebAppHost.Build(
-        [
-            "--urls", "http://127.0.0.1:0",
-            "--environment", "Production",
-            $"--Memcached:Servers:0={_server.Endpoint}",
-            $"--Memcached:KeyPrefix={_prefix}",
-            "--Logging:LogLevel:Default=Warning",
-        ]);
-        await _app.StartAsync();
-        string address = _app.Services.GetRequiredService<IServer>().Features.Get<IServerAddressesFeature>()!.Addresses.Single();
-        _http = new HttpClient { BaseAddress = new Uri(address), Timeout = TimeSpan.FromSeconds(10) };
-    }
+    public async Task InitializeAsync() => (_app, _http) = await StartAppAsync();
 
     public async Task DisposeAsync()
     {
@@ -90,17 +77,8 @@ public sealed class WebAppTests : IAsyncLifetime
             o.Servers.Add(_server.Endpoint);
             o.KeyPrefix = _prefix;
         });
-        services.AddHybridCache();
-        services.AddHybridCacheTranscoder();
+        services.AddMemcachedHybridCache();
         await using ServiceProvider restarted = services.BuildServiceProvider();
-
-        // HybridCache may write L2 after it has answered the request: wait (bounded) for that write to reach memcached.
-        IDistributedCache l2 = restarted.GetRequiredService<IDistributedCache>();
-        long deadline = Environment.TickCount64 + 30_000;
-        while (await l2.GetAsync("catalog:1") is null && Environment.TickCount64 < deadline)
-        {
-            await Task.Delay(20);
-        }
 
         Product? stored = await restarted.GetRequiredService<HybridCache>().GetOrCreateAsync<Product?>(
             "catalog:1", _ => throw new InvalidOperationException("the factory ran: memcached missed"));
@@ -110,6 +88,38 @@ public sealed class WebAppTests : IAsyncLifetime
         Assert.Equal("978-1449373320", book.Isbn);
         Assert.Equal(new Version(1, 0), book.Edition);
         Assert.Equal(1, _app.Services.GetRequiredService<ProductRepository>().Loads);
+    }
+
+    [Fact]
+    public async Task Catalog_TwoAppsOneRemovesByKeyThenByTag_TheOtherLoadsAgainAndOneLoadPerChangeInTheFarm()
+    {
+        // A farm of two: both apps share memcached and the key prefix, each with its own L1 and repository.
+        (WebApplication otherApp, HttpClient other) = await StartAppAsync();
+        await using WebApplication _ = otherApp;
+        using HttpClient __ = other;
+        ProductRepository here = _app.Services.GetRequiredService<ProductRepository>();
+        ProductRepository there = otherApp.Services.GetRequiredService<ProductRepository>();
+
+        await GetOkAsync(_http, "/catalog/1");
+        await GetOkAsync(other, "/catalog/1"); // the entry the first app stored: no load there
+        await GetOkAsync(_http, "/catalog/1"); // its own L1
+        (int, int) filled = (here.Loads, there.Loads);
+
+        HttpResponseMessage removed = await _http.DeleteAsync(new Uri("/catalog/1", UriKind.Relative));
+        await GetOkAsync(other, "/catalog/1"); // its L1 copy was dropped when the removal returned: it loads
+        await GetOkAsync(_http, "/catalog/1"); // the entry the other app stored
+        (int, int) afterRemove = (here.Loads, there.Loads);
+
+        HttpResponseMessage byTag = await other.DeleteAsync(new Uri("/catalog", UriKind.Relative));
+        await GetOkAsync(_http, "/catalog/1");
+        await GetOkAsync(other, "/catalog/1");
+
+        Assert.Equal(HttpStatusCode.NoContent, removed.StatusCode);
+        Assert.Equal(HttpStatusCode.NoContent, byTag.StatusCode);
+        Assert.Equal((1, 0), filled);
+        Assert.Equal((1, 1), afterRemove);
+        Assert.Equal((2, 1), (here.Loads, there.Loads));
+        await otherApp.StopAsync();
     }
 
     [Fact]
@@ -168,6 +178,27 @@ public sealed class WebAppTests : IAsyncLifetime
         Assert.All(statuses, s => Assert.Equal(HttpStatusCode.OK, s.Status));
         Assert.True(duringOutage > 20, $"only {duringOutage} requests were made");
         Assert.True(recovery.Elapsed <= TimeSpan.FromSeconds(5), $"cache hits came back {recovery.Elapsed.TotalSeconds:F1} s after the restart");
+    }
+
+    private static async Task GetOkAsync(HttpClient http, string path)
+    {
+        using HttpResponseMessage response = await http.GetAsync(new Uri(path, UriKind.Relative));
+        Assert.Equal(HttpStatusCode.OK, response.StatusCode);
+    }
+
+    private async Task<(WebApplication App, HttpClient Http)> StartAppAsync()
+    {
+        WebApplication app = WebAppHost.Build(
+        [
+            "--urls", "http://127.0.0.1:0",
+            "--environment", "Production",
+            $"--Memcached:Servers:0={_server.Endpoint}",
+            $"--Memcached:KeyPrefix={_prefix}",
+            "--Logging:LogLevel:Default=Warning",
+        ]);
+        await app.StartAsync();
+        string address = app.Services.GetRequiredService<IServer>().Features.Get<IServerAddressesFeature>()!.Addresses.Single();
+        return (app, new HttpClient { BaseAddress = new Uri(address), Timeout = TimeSpan.FromSeconds(10) });
     }
 
     private async Task<string> XCacheAsync(string path)

@@ -127,11 +127,40 @@ public sealed class MemcachedHybridCacheCoherenceTests(MemcachedServerFixture fi
         Assert.Equal(0, stale);
     }
 
-    [Fact]
-    public async Task GetOrCreateAsync_PollerCannotReachTheLog_L1FallsThrough()
+    [Theory]
+    [InlineData(HybridCacheCoherence.Bounded)]
+    [InlineData(HybridCacheCoherence.Strict)]
+    public async Task GetOrCreateAsync_MemcachedKilledThenRestarted_LastValueServedDuringTheOutageAndL1DroppedAfter(HybridCacheCoherence mode)
     {
         using var server = MemcachedServer.Start();
-        using var farm = new HybridFarm(server, 1);
+        using var farm = new HybridFarm(server, 1, o => o.L1Coherence = mode);
+        await farm.UntilPolledAsync();
+        string key = Key("hybrid-outage");
+        string other = Key("hybrid-outage-other");
+        int calls = 0;
+        ValueTask<string> Factory(CancellationToken _) => ValueTask.FromResult($"made {Interlocked.Increment(ref calls)}");
+        Assert.Equal("made 1", await farm[0].GetOrCreateAsync(key, Factory));
+        Assert.Equal("made 1", await farm[0].GetOrCreateAsync(key, Factory));
+
+        server.Kill();
+        await Poll.UntilAsync(() => farm.Internal(0).Log.InOutage, "the poller finding the log unreachable");
+        string during = await farm[0].GetOrCreateAsync(key, Factory);
+        string notHeld = await farm[0].GetOrCreateAsync(other, Factory); // nothing to serve: the factory, no exception
+        server.Restart();
+        await Poll.UntilAsync(() => !farm.Internal(0).Log.InOutage, "the first complete poll after the restart");
+
+        Assert.Equal("made 1", during);
+        Assert.Equal("made 2", notHeld);
+        Assert.False(farm.Internal(0).Local.TryGet(key, out _));
+        Assert.False(farm.Internal(0).Local.TryGet(other, out _));
+        Assert.Equal("made 3", await farm[0].GetOrCreateAsync(key, Factory));
+    }
+
+    [Fact]
+    public async Task GetOrCreateAsync_MemcachedKilledServeL1DuringOutageOff_L1FallsThrough()
+    {
+        using var server = MemcachedServer.Start();
+        using var farm = new HybridFarm(server, 1, o => o.ServeL1DuringOutage = false);
         await farm.UntilPolledAsync();
         string key = Key("hybrid-unreachable");
         int calls = 0;
@@ -144,6 +173,26 @@ public sealed class MemcachedHybridCacheCoherenceTests(MemcachedServerFixture fi
 
         Assert.Equal("made 2", await farm[0].GetOrCreateAsync(key, Factory));
         Assert.Equal(2, calls);
+    }
+
+    [Fact]
+    public async Task GetOrCreateAsync_TagRemovalKnownBeforeTheOutage_EntryNotServedDuringIt()
+    {
+        using var server = MemcachedServer.Start();
+        using var farm = new HybridFarm(server, 2);
+        await farm.UntilPolledAsync();
+        string key = Key("hybrid-outage-tag");
+        int calls = 0;
+        ValueTask<string> Factory(CancellationToken _) => ValueTask.FromResult($"made {Interlocked.Increment(ref calls)}");
+        Assert.Equal("made 1", await farm[1].GetOrCreateAsync(key, Factory, tags: ["outage-tag"]));
+        Assert.Equal("made 1", await farm[0].GetOrCreateAsync(key, Factory, tags: ["outage-tag"]));
+
+        // Server 0's poller learns the removal; its L1 copy outlives it only until judged (as an L1 hit would be).
+        await farm[1].RemoveByTagAsync("outage-tag");
+        server.Kill();
+        await Poll.UntilAsync(() => farm.Internal(0).Log.InOutage, "the poller finding the log unreachable");
+
+        Assert.Equal("made 2", await farm[0].GetOrCreateAsync(key, Factory, tags: ["outage-tag"]));
     }
 
     [Theory]

@@ -34,6 +34,7 @@ internal sealed partial class InvalidationLog : IDisposable
     private long _seen;
     private long _lastCompleteStart;
     private long _stalledSince;
+    private long _outageSince;
     private int _polls;
 
     internal InvalidationLog(MemcachedEngine engine, LocalCache local, TagTable tags, TimeSpan bound)
@@ -63,6 +64,10 @@ internal sealed partial class InvalidationLog : IDisposable
             return start != 0 && Stopwatch.GetElapsedTime(start) < _bound;
         }
     }
+
+    /// <summary>Gets a value indicating whether the log could not be read since the last complete poll: memcached (the
+    /// counter's server) is down, refused or timed out. The first complete poll after it drops the whole L1.</summary>
+    internal bool InOutage => Volatile.Read(ref _outageSince) != 0;
 
     /// <summary>Gets how many complete polls ran (for tests).</summary>
     internal int CompletePolls => Volatile.Read(ref _polls);
@@ -126,9 +131,12 @@ internal sealed partial class InvalidationLog : IDisposable
                     Interlocked.Increment(ref _polls);
                 }
             }
+            catch (MemcachedException) when (!_engine.IsDisposed)
+            {
+                EnterOutage(); // not complete: L1 reads fall through to memcached, or are served as the options say
+            }
             catch (Exception ex) when (ex is MemcachedException or OperationCanceledException or ObjectDisposedException)
             {
-                // Not complete: L1 reads fall through to memcached until a poll completes again.
                 if (_engine.IsDisposed)
                 {
                     return;
@@ -153,7 +161,19 @@ internal sealed partial class InvalidationLog : IDisposable
         MemcachedKey sequenceKey = _engine.Key(SequenceKey);
         if (await _engine.ExecuteAsync(sequenceKey, new ArithmeticRequest(sequenceKey, false, 0, (ulong)NowMicroseconds, null), cancellationToken).ConfigureAwait(false) is not ulong latest)
         {
-            return false; // the counter's server failed (ServerFailurePolicy.Miss)
+            EnterOutage(); // the counter's server failed (ServerFailurePolicy.Miss)
+            return false;
+        }
+
+        if (Volatile.Read(ref _outageSince) is long since and not 0)
+        {
+            // Removals made while the log could not be read were not logged (their writers failed as this poller did):
+            // no copy this process holds can be trusted, nor the tags it knows.
+            DropAll(latest);
+            Volatile.Write(ref _outageSince, 0);
+            long milliseconds = (long)Stopwatch.GetElapsedTime(since).TotalMilliseconds;
+            LogOutageEnded(_engine.Logger, milliseconds);
+            return true;
         }
 
         ulong seen = Seen;
@@ -236,6 +256,14 @@ internal sealed partial class InvalidationLog : IDisposable
         return true;
     }
 
+    private void EnterOutage()
+    {
+        if (Interlocked.CompareExchange(ref _outageSince, Stopwatch.GetTimestamp(), 0) == 0)
+        {
+            LogOutageBegan(_engine.Logger);
+        }
+    }
+
     private void DropAll(ulong latest)
     {
         _local.Clear(latest);
@@ -246,6 +274,12 @@ internal sealed partial class InvalidationLog : IDisposable
 
     [LoggerMessage(EventId = 40, Level = LogLevel.Warning, Message = "memcached HybridCache: the invalidation log's item {Sequence} stayed missing (its writer stopped, or memcached evicted it); this server dropped its whole L1 and moved on")]
     private static partial void LogItemLost(ILogger logger, ulong sequence);
+
+    [LoggerMessage(EventId = 44, Level = LogLevel.Warning, Message = "memcached HybridCache: the invalidation log cannot be read (memcached is down or not answering); L1 copies are served as ServeL1DuringOutage says until it answers")]
+    private static partial void LogOutageBegan(ILogger logger);
+
+    [LoggerMessage(EventId = 45, Level = LogLevel.Information, Message = "memcached HybridCache: the invalidation log is read again after {Milliseconds} ms; this server dropped its whole L1 (removals made meanwhile were not logged)")]
+    private static partial void LogOutageEnded(ILogger logger, long milliseconds);
 
     [LoggerMessage(EventId = 41, Level = LogLevel.Error, Message = "memcached HybridCache: a poll of the invalidation log failed; L1 reads fall through to memcached until one completes")]
     private static partial void LogPollFailed(ILogger logger, Exception exception);

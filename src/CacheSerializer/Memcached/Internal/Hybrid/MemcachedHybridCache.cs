@@ -205,6 +205,18 @@ internal sealed partial class MemcachedHybridCache : HybridCache, IDisposable
             return null;
         }
 
+        if (_options.ServeL1DuringOutage && _log.InOutage)
+        {
+            // memcached cannot be asked: the last value is served, judged against the tag removals this server knows.
+            if (!_tags.IsValidAsKnown(entry.Envelope.Creation, entry.Envelope.Tags))
+            {
+                _local.Remove(call.Key, entry);
+                return null;
+            }
+
+            return Served(call, entry);
+        }
+
         bool fresh = _log.IsFresh;
         if (Strict)
         {
@@ -225,6 +237,12 @@ internal sealed partial class MemcachedHybridCache : HybridCache, IDisposable
             return null;
         }
 
+        return Served(call, entry);
+    }
+
+    /// <summary>The value of an L1 copy: the shared instance of an immutable type, else a fresh copy.</summary>
+    private static Made<T>? Served<TState, T>(Call<TState, T> call, LocalEntry entry)
+    {
         if (entry.Shared is T shared)
         {
             return new Made<T>(shared, entry.Envelope, entry.Cas);

@@ -46,6 +46,27 @@ internal sealed class TagTable(MemcachedEngine engine)
         return true;
     }
 
+    /// <summary>Whether an entry made at <paramref name="creation"/> with <paramref name="tags"/> outlives every removal
+    /// of its tags and of <c>*</c> this process knows of, without asking memcached (an outage: a tag it never learnt
+    /// counts as never removed).</summary>
+    internal bool IsValidAsKnown(ulong creation, string[] tags)
+    {
+        if (_removedAt.GetValueOrDefault(All) > creation)
+        {
+            return false;
+        }
+
+        foreach (string tag in tags)
+        {
+            if (_removedAt.GetValueOrDefault(tag) > creation)
+            {
+                return false;
+            }
+        }
+
+        return true;
+    }
+
     private ValueTask<ulong> RemovedAtAsync(string tag, bool trusted, CancellationToken cancellationToken) =>
         trusted && _removedAt.TryGetValue(tag, out ulong known) ? ValueTask.FromResult(known) : new ValueTask<ulong>(FetchAsync(tag, cancellationToken));
 
