@@ -1,6 +1,9 @@
 using System.Diagnostics;
 using System.Globalization;
+using System.Net;
+using System.Net.Sockets;
 using System.Runtime.InteropServices;
+using System.Text;
 using CacheSerializer.LocalServers;
 using CacheSerializer.Memcached;
 using StackExchange.Redis;
@@ -37,6 +40,7 @@ internal static class SyncOverAsyncExperiment
         "awaited", "blocking-own-threads", "blocking-on-pool", "blocking-per-request",
         "enyim-awaited", "enyim-sync-own-threads", "enyim-sync-on-pool", "enyim-sync-per-request",
         "redis-awaited", "redis-sync-own-threads", "redis-sync-on-pool", "redis-sync-per-request",
+        "raw-socket-own-threads",
     ];
 
     private const int KeyCount = 1000;
@@ -279,6 +283,18 @@ internal static class SyncOverAsyncExperiment
             await client.SetAsync($"sync:{i}", value);
         }
 
+        if (mode.StartsWith("raw-socket", StringComparison.Ordinal))
+        {
+            // The ceiling of any synchronous client on this machine: each caller thread owns a blocking socket, writes
+            // `mg <key> v` and reads its reply, with nothing between it and the kernel (no pipeline, no reader thread,
+            // no signal): what a call costs when the only wait is the kernel's wake-up of the thread that recv()s.
+            var sockets = new RawSockets(endpoint);
+            return (
+                _ => throw new NotSupportedException("the raw socket mode is synchronous only"),
+                random => sockets.Get($"sync:{random.Next(KeyCount)}"),
+                new CombinedDisposable(client, sockets));
+        }
+
         if (mode.StartsWith("enyim", StringComparison.Ordinal))
         {
             // The compatibility client, as an EnyimMemcachedCore application calls it (IMemcachedClient's overloads).
@@ -293,6 +309,79 @@ internal static class SyncOverAsyncExperiment
             random => client.GetAsync<byte[]>($"sync:{random.Next(KeyCount)}"),
             random => _ = client.GetAsync<byte[]>($"sync:{random.Next(KeyCount)}").GetAwaiter().GetResult(),
             client);
+    }
+
+    /// <summary>One blocking socket per calling thread, each its own connection to memcached.</summary>
+    private sealed class RawSockets(string endpoint) : IAsyncDisposable
+    {
+        private readonly ThreadLocal<(Socket Socket, byte[] Buffer)> _mine = new(() => Open(endpoint), trackAllValues: true);
+
+        /// <summary>Reads one key; true on a hit. Throws when the reply is not a meta get's.</summary>
+        internal bool Get(string key)
+        {
+            (Socket socket, byte[] buffer) = _mine.Value;
+            int length = Encoding.ASCII.GetBytes($"mg {key} v\r\n", buffer);
+            socket.Send(buffer.AsSpan(0, length));
+            int read = 0;
+            while (true)
+            {
+                read += socket.Receive(buffer.AsSpan(read));
+                int line = buffer.AsSpan(0, read).IndexOf("\r\n"u8);
+                if (line < 0)
+                {
+                    continue;
+                }
+
+                if (buffer.AsSpan(0, 2).SequenceEqual("EN"u8))
+                {
+                    return false;
+                }
+
+                if (!buffer.AsSpan(0, 3).SequenceEqual("VA "u8))
+                {
+                    throw new InvalidOperationException($"unexpected reply: {Encoding.ASCII.GetString(buffer, 0, line)}");
+                }
+
+                int space = buffer.AsSpan(3, line - 3).IndexOf((byte)' ');
+                int size = int.Parse(buffer.AsSpan(3, space < 0 ? line - 3 : space), CultureInfo.InvariantCulture);
+                int whole = line + 2 + size + 2;
+                while (read < whole)
+                {
+                    read += socket.Receive(buffer.AsSpan(read));
+                }
+
+                return true;
+            }
+        }
+
+        public ValueTask DisposeAsync()
+        {
+            foreach ((Socket socket, _) in _mine.Values)
+            {
+                socket.Dispose();
+            }
+
+            _mine.Dispose();
+            return ValueTask.CompletedTask;
+        }
+
+        private static (Socket, byte[]) Open(string endpoint)
+        {
+            var socket = new Socket(AddressFamily.InterNetwork, SocketType.Stream, ProtocolType.Tcp) { NoDelay = true };
+            string[] parts = endpoint.Split(':');
+            socket.Connect(IPAddress.Parse(parts[0]), int.Parse(parts[1], CultureInfo.InvariantCulture));
+            return (socket, new byte[4096]);
+        }
+    }
+
+    /// <summary>Disposes both, in order.</summary>
+    private sealed class CombinedDisposable(IAsyncDisposable first, IAsyncDisposable second) : IAsyncDisposable
+    {
+        public async ValueTask DisposeAsync()
+        {
+            await first.DisposeAsync();
+            await second.DisposeAsync();
+        }
     }
 
     /// <summary>redis-server for the StackExchange.Redis modes, or null (those modes are left out) when it is not installed.</summary>

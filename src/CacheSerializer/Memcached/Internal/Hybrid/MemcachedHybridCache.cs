@@ -51,10 +51,15 @@ internal sealed partial class MemcachedHybridCache : HybridCache, IDisposable
 
     private bool Strict => _options.L1Coherence == HybridCacheCoherence.Strict;
 
-    public override async ValueTask<T> GetOrCreateAsync<TState, T>(string key, TState state, Func<TState, CancellationToken, ValueTask<T>> factory, HybridCacheEntryOptions? options = null, IEnumerable<string>? tags = null, CancellationToken cancellationToken = default)
+    public override ValueTask<T> GetOrCreateAsync<TState, T>(string key, TState state, Func<TState, CancellationToken, ValueTask<T>> factory, HybridCacheEntryOptions? options = null, IEnumerable<string>? tags = null, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(key);
         ArgumentNullException.ThrowIfNull(factory);
+        return TryLocalNow(key, options, out T value) ? new ValueTask<T>(value) : GetOrCreateSlowAsync(key, state, factory, options, tags, cancellationToken);
+    }
+
+    private async ValueTask<T> GetOrCreateSlowAsync<TState, T>(string key, TState state, Func<TState, CancellationToken, ValueTask<T>> factory, HybridCacheEntryOptions? options, IEnumerable<string>? tags, CancellationToken cancellationToken)
+    {
         var call = new Call<TState, T>(this, key, state, factory, Resolve(options), TagsOf(tags), _serializers.For<T>());
         if (!IsCacheable(key))
         {
@@ -208,7 +213,7 @@ internal sealed partial class MemcachedHybridCache : HybridCache, IDisposable
         if (_options.ServeL1DuringOutage && _log.InOutage)
         {
             // memcached cannot be asked: the last value is served, judged against the tag removals this server knows.
-            if (!_tags.IsValidAsKnown(entry.Envelope.Creation, entry.Envelope.Tags))
+            if (_tags.ValidAsKnown(entry.Envelope.Creation, entry.Envelope.Tags) == false)
             {
                 _local.Remove(call.Key, entry);
                 return null;
@@ -249,6 +254,34 @@ internal sealed partial class MemcachedHybridCache : HybridCache, IDisposable
         }
 
         return call.Codec.TryRead(entry.Envelope, out T value) ? new Made<T>(value, entry.Envelope, entry.Cas) : null;
+    }
+
+    /// <summary>An L1 hit that needs no request, judged without allocating: <c>Bounded</c> with a fresh poller, or an
+    /// outage, and every tag of the entry known here. Anything else (a miss, <c>Strict</c>'s check, a tag to read, an
+    /// entry to drop) is the slow path's.</summary>
+    private bool TryLocalNow<T>(string key, HybridCacheEntryOptions? options, out T value)
+    {
+        value = default!;
+        HybridCacheEntryFlags flags = (options?.Flags ?? HybridCacheEntryFlags.None) | (_options.DefaultEntryOptions?.Flags ?? HybridCacheEntryFlags.None);
+        if ((flags & HybridCacheEntryFlags.DisableLocalCacheRead) != 0 || key.Length == 0 || key.Length > _options.MaximumKeyLength
+            || !_local.TryGet(key, out LocalEntry entry))
+        {
+            return false;
+        }
+
+        bool outage = _options.ServeL1DuringOutage && _log.InOutage;
+        if ((!outage && (Strict || !_log.IsFresh)) || _tags.ValidAsKnown(entry.Envelope.Creation, entry.Envelope.Tags) != true)
+        {
+            return false;
+        }
+
+        if (entry.Shared is T shared)
+        {
+            value = shared;
+            return true;
+        }
+
+        return _serializers.For<T>().TryRead(entry.Envelope, out value);
     }
 
     /// <summary>The item's CAS token without its value (strict mode); null on a miss or a failure.</summary>

@@ -16,14 +16,31 @@ internal sealed class TagTable(MemcachedEngine engine)
 
     private readonly ConcurrentDictionary<string, ulong> _removedAt = new(StringComparer.Ordinal);
 
+    // The sequence of *'s last removal, kept beside the dictionary because every entry is judged by it: -1 when unknown.
+    private long _allRemovedAt = -1;
+
     internal static string KeyOf(string tag) => "hc:tag:" + tag;
 
     /// <summary>Records a removal of <paramref name="tag"/> at <paramref name="sequence"/> (a later one is kept).</summary>
-    internal void Record(string tag, ulong sequence) =>
-        _removedAt.AddOrUpdate(tag, static (_, arg) => arg, static (_, old, arg) => Math.Max(old, arg), sequence);
+    internal void Record(string tag, ulong sequence)
+    {
+        ulong kept = _removedAt.AddOrUpdate(tag, static (_, arg) => arg, static (_, old, arg) => Math.Max(old, arg), sequence);
+        if (tag == All)
+        {
+            for (long known = Volatile.Read(ref _allRemovedAt); known < (long)kept;)
+            {
+                long seen = Interlocked.CompareExchange(ref _allRemovedAt, (long)kept, known);
+                known = seen == known ? (long)kept : seen;
+            }
+        }
+    }
 
     /// <summary>Forgets every tag: each is read again before it judges an entry.</summary>
-    internal void Clear() => _removedAt.Clear();
+    internal void Clear()
+    {
+        _removedAt.Clear();
+        Volatile.Write(ref _allRemovedAt, -1);
+    }
 
     /// <summary>Whether an entry made at <paramref name="creation"/> with <paramref name="tags"/> outlives every removal
     /// of its tags and of <c>*</c>. With <paramref name="trusted"/> false (the poller is late) every sequence is read
@@ -46,26 +63,28 @@ internal sealed class TagTable(MemcachedEngine engine)
         return true;
     }
 
-    /// <summary>Whether an entry made at <paramref name="creation"/> with <paramref name="tags"/> outlives every removal
-    /// of its tags and of <c>*</c> this process knows of, without asking memcached (an outage: a tag it never learnt
-    /// counts as never removed).</summary>
-    internal bool IsValidAsKnown(ulong creation, string[] tags)
+    /// <summary>Judges an entry made at <paramref name="creation"/> with <paramref name="tags"/> by the removals this
+    /// process knows of, without asking memcached: false when one of its tags or <c>*</c> was removed after it, true when
+    /// none was and every one is known here, null when none was but one is unknown here.</summary>
+    internal bool? ValidAsKnown(ulong creation, string[] tags)
     {
-        if (_removedAt.GetValueOrDefault(All) > creation)
-        {
-            return false;
-        }
-
+        long all = Volatile.Read(ref _allRemovedAt);
+        bool? valid = all < 0 ? null : (ulong)all <= creation;
         foreach (string tag in tags)
         {
-            if (_removedAt.GetValueOrDefault(tag) > creation)
+            if (valid == false)
             {
                 return false;
             }
+
+            bool? one = Judge(tag, creation);
+            valid = one == false ? false : valid & one;
         }
 
-        return true;
+        return valid;
     }
+
+    private bool? Judge(string tag, ulong creation) => _removedAt.TryGetValue(tag, out ulong removed) ? removed <= creation : null;
 
     private ValueTask<ulong> RemovedAtAsync(string tag, bool trusted, CancellationToken cancellationToken) =>
         trusted && _removedAt.TryGetValue(tag, out ulong known) ? ValueTask.FromResult(known) : new ValueTask<ulong>(FetchAsync(tag, cancellationToken));
