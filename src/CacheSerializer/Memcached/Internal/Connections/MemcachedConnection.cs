@@ -127,8 +127,33 @@ internal sealed class MemcachedConnection
         return resolution.Result;
     }
 
+    /// <summary>Opens a plaintext socket for a synchronous caller's <see cref="BlockingConnection"/> on the calling thread:
+    /// resolved, connected and greeted (authenticated) as <see cref="OpenAsync"/> does, within the connect timeout.</summary>
+    /// <exception cref="MemcachedException">The connect failed or timed out, or the greeting was refused.</exception>
+    internal static PolledSocket OpenPlaintext(ServerEndpoint endpoint, ClientSettings settings, CancellationToken cancellationToken)
+    {
+        long deadline = Stopwatch.GetTimestamp() + (long)(settings.ConnectTimeout.TotalSeconds * Stopwatch.Frequency);
+        try
+        {
+            IPAddress[] addresses = IPAddress.TryParse(endpoint.Host, out IPAddress? literal) ? [literal] : Resolve(deadline, endpoint, settings, cancellationToken);
+            (PolledSocket socket, _) = Connect(addresses, deadline, endpoint, settings, cancellationToken);
+            return socket;
+        }
+        catch (Exception ex) when (ex is not MemcachedException)
+        {
+            throw ThrowHelper.ConnectFailed(endpoint.Name, "connect", ex);
+        }
+    }
+
     /// <summary>The opening, on its own thread: each address in turn until one connects, within the deadline.</summary>
     private static MemcachedConnection Open(IPAddress[] addresses, long deadline, ServerEndpoint endpoint, ClientSettings settings, Action<MemcachedConnection, MemcachedErrorKind, Exception> onBroken, CancellationToken cancellationToken)
+    {
+        (PolledSocket socket, TlsFraming? tls) = Connect(addresses, deadline, endpoint, settings, cancellationToken);
+        return new MemcachedConnection(socket, tls, endpoint, settings, onBroken);
+    }
+
+    /// <summary>Each address in turn until one connects and is greeted, within the deadline.</summary>
+    private static (PolledSocket Socket, TlsFraming? Tls) Connect(IPAddress[] addresses, long deadline, ServerEndpoint endpoint, ClientSettings settings, CancellationToken cancellationToken)
     {
         if (addresses.Length == 0)
         {
@@ -146,8 +171,7 @@ internal sealed class MemcachedConnection
                 io.TimesOutAt(deadline, timeoutSource);
                 try
                 {
-                    TlsFraming? tls = opening.Run(io, new IPEndPoint(address, endpoint.Port), timeoutSource.Token);
-                    return new MemcachedConnection(io, tls, endpoint, settings, onBroken);
+                    return (io, opening.Run(io, new IPEndPoint(address, endpoint.Port), timeoutSource.Token));
                 }
                 catch (SocketException ex)
                 {

@@ -90,6 +90,38 @@ internal sealed class PolledSocket : IDisposable
         }
     }
 
+    /// <summary>Reads what has arrived, waiting in <c>poll</c> until <paramref name="deadline"/> (a <see cref="Stopwatch"/>
+    /// timestamp) when nothing has; 0 when the peer closed the connection.</summary>
+    /// <exception cref="TimeoutException">Nothing arrived before the deadline.</exception>
+    internal int ReceiveBefore(Span<byte> into, long deadline)
+    {
+        while (true)
+        {
+            int read = _socket.Receive(into, SocketFlags.None, out SocketError error);
+            if (error == SocketError.Success)
+            {
+                return read;
+            }
+
+            if (error != SocketError.WouldBlock)
+            {
+                throw new SocketException((int)error);
+            }
+
+            long left = deadline - Stopwatch.GetTimestamp();
+            if (left <= 0)
+            {
+                throw new TimeoutException();
+            }
+
+            _socket.Poll((int)Math.Min(left * 1_000_000 / Stopwatch.Frequency, PollMicroseconds), SelectMode.SelectRead);
+            ObjectDisposedException.ThrowIf(_closed, this);
+        }
+    }
+
+    /// <summary>Gets a value indicating whether the peer closed the connection while it was idle (readable, nothing to read).</summary>
+    internal bool IsClosedByPeer => _socket.Poll(0, SelectMode.SelectRead) && _socket.Available == 0;
+
     /// <summary>Sends what the socket takes now; with <paramref name="blocking"/> waits in <c>poll</c> until it takes
     /// at least one byte, else returns 0 when its buffer is full.</summary>
     internal int Send(ReadOnlySpan<byte> data, bool blocking)

@@ -1,7 +1,10 @@
+using System.Collections.Concurrent;
 using System.Diagnostics;
 using System.Runtime.CompilerServices;
 using CacheSerializer.Memcached.Internal.Configuration;
 using CacheSerializer.Memcached.Internal.Connections;
+using CacheSerializer.Memcached.Internal.Engine;
+using CacheSerializer.Memcached.Internal.FailurePolicy;
 using CacheSerializer.Memcached.Internal.Requests;
 using Microsoft.Extensions.Logging;
 
@@ -26,6 +29,7 @@ internal sealed partial class MemcachedNode : IDisposable
     private readonly Lock _gate = new();
     private readonly CancellationTokenSource _disposed = new();
     private readonly ServerHealth _health;
+    private readonly ConcurrentBag<BlockingConnection>? _blocking;
     private int _next;
 
     /// <summary>Creates the node.</summary>
@@ -46,6 +50,7 @@ internal sealed partial class MemcachedNode : IDisposable
         _connections = new MemcachedConnection?[settings.ConnectionsPerServer];
         _opening = new Task<MemcachedConnection>?[settings.ConnectionsPerServer];
         _health = new ServerHealth(endpoint, settings, logger, _gate, wakeRecovery, _onConnectionBroken, _disposed.Token);
+        _blocking = settings.TlsFor(endpoint) is null ? [] : null; // synchronous callers over TLS share the pipelined connections
     }
 
     internal string Name => _endpoint.Name;
@@ -64,6 +69,11 @@ internal sealed partial class MemcachedNode : IDisposable
         if (cancellationToken.IsCancellationRequested)
         {
             return ValueTask.FromCanceled<TResult>(cancellationToken);
+        }
+
+        if (!cancellationToken.CanBeCanceled && _blocking is not null && SyncCall.Current is not null)
+        {
+            return ExecuteBlocking(request);
         }
 
         ValueTask<MemcachedConnection> acquire = AcquireAsync(request.Operation, cancellationToken);
@@ -121,6 +131,7 @@ internal sealed partial class MemcachedNode : IDisposable
             Interlocked.Exchange(ref _connections[i], null)?.Break(downError, downError.Kind);
         }
 
+        CloseBlocking();
         _onStateChanged(this);
         _wakeRecovery(); // the heartbeat probes it after ServerDownInterval (Recover)
     }
@@ -199,5 +210,7 @@ internal sealed partial class MemcachedNode : IDisposable
         {
             Interlocked.Exchange(ref _connections[i], null)?.Break(error, MemcachedErrorKind.ConnectionBroken);
         }
+
+        CloseBlocking();
     }
 }
