@@ -5,8 +5,9 @@ using Microsoft.Extensions.Caching.Hybrid;
 
 namespace CacheSerializer.Memcached.Internal.Hybrid;
 
-// The distributed level (L2): a plain read first (it gives the item's CAS token, which the strict mode keeps and which
-// an entry invalidated by a tag is marked stale under), then GetOrCreateAsync's lease for a miss.
+// The distributed level (L2): GetOrCreateAsync's lease, whose read serves a hit as a plain read would (with the item's
+// CAS token, which the strict mode keeps) and wins a miss in the same request; a plain read where the lease cannot be
+// used (the flags), and to mark stale an entry the lease returned that a tag removal came after.
 internal sealed partial class MemcachedHybridCache
 {
     /// <summary>How many times a lease that returned an entry invalidated by a tag is tried again (each after marking that
@@ -17,33 +18,34 @@ internal sealed partial class MemcachedHybridCache
     {
         bool read = !call.Has(HybridCacheEntryFlags.DisableDistributedCacheRead);
         bool write = !call.Has(HybridCacheEntryFlags.DisableDistributedCacheWrite);
-        if (read && await TryDistributedAsync(call, cancellationToken).ConfigureAwait(false) is { } found)
+        if (!read || !write || call.Has(HybridCacheEntryFlags.DisableUnderlyingData))
         {
-            return found;
-        }
-
-        if (call.Has(HybridCacheEntryFlags.DisableUnderlyingData))
-        {
-            return new Made<T>(default!, null, 0);
-        }
-
-        if (read && write)
-        {
-            for (int attempt = 0; attempt < LeaseAttempts; attempt++)
+            if (read && await TryDistributedAsync(call, cancellationToken).ConfigureAwait(false) is { } found)
             {
-                if (await LeaseAsync(call, cancellationToken).ConfigureAwait(false) is { } leased)
-                {
-                    return leased;
-                }
+                return found;
+            }
 
-                if (await TryDistributedAsync(call, cancellationToken).ConfigureAwait(false) is { } again)
-                {
-                    return again;
-                }
+            return call.Has(HybridCacheEntryFlags.DisableUnderlyingData)
+                ? new Made<T>(default!, null, 0)
+                : await CreateAsync(call, store: write, cancellationToken).ConfigureAwait(false);
+        }
+
+        for (int attempt = 0; attempt < LeaseAttempts; attempt++)
+        {
+            if (await LeaseAsync(call, cancellationToken).ConfigureAwait(false) is { } leased)
+            {
+                return leased;
+            }
+
+            // Made by another caller and invalidated by a tag since: marked stale (or served, if it was replaced meanwhile
+            // by a valid one), so that the next lease in the farm wins it.
+            if (await TryDistributedAsync(call, cancellationToken).ConfigureAwait(false) is { } again)
+            {
+                return again;
             }
         }
 
-        return await CreateAsync(call, store: write && !read, cancellationToken).ConfigureAwait(false);
+        return await CreateAsync(call, store: false, cancellationToken).ConfigureAwait(false);
     }
 
     /// <summary>A plain read of the entry: its value if it is readable and no tag removal came after it; for another
@@ -59,9 +61,9 @@ internal sealed partial class MemcachedHybridCache
             return null; // a stale entry is the lease's to serve (its stale window) or recreate
         }
 
-        if (call.Codec.TryRead(_engine, reply.Item, encoded, out HybridEntry<T> entry, out TranscoderErrorKind reason))
+        if (call.Codec.TryRead(_engine, reply.Item, encoded, reply.Cas, out HybridEntry<T> entry, out TranscoderErrorKind reason))
         {
-            return await ServedAsync(call, encoded, reply.Cas, entry, reply.Cas, cancellationToken).ConfigureAwait(false);
+            return await ServedAsync(call, encoded, reply.Cas, entry, cancellationToken).ConfigureAwait(false);
         }
 
         if (_engine.Reads.OtherBuildCas(reason, reply) is not (ulong otherBuild and not 0))
@@ -79,9 +81,9 @@ internal sealed partial class MemcachedHybridCache
             return null;
         }
 
-        if (CopyFormat.TryUnwrap(copy.Item, otherBuild, out CacheItem copied) && call.Codec.TryRead(_engine, copied, copyKey, out entry, out _))
+        if (CopyFormat.TryUnwrap(copy.Item, otherBuild, out CacheItem copied) && call.Codec.TryRead(_engine, copied, copyKey, otherBuild, out entry, out _))
         {
-            return await ServedAsync(call, copyKey, copy.Cas, entry, otherBuild, cancellationToken).ConfigureAwait(false);
+            return await ServedAsync(call, copyKey, copy.Cas, entry, cancellationToken).ConfigureAwait(false);
         }
 
         await MarkStaleAsync(copyKey, copy.Cas, cancellationToken).ConfigureAwait(false);
@@ -101,14 +103,14 @@ internal sealed partial class MemcachedHybridCache
         }
     }
 
-    /// <summary>A readable entry or copy read under <paramref name="cas"/>: served (L1 keeps <paramref name="checkedCas"/>,
-    /// the key's token) unless a tag removal came after it; then marked stale.</summary>
-    private async Task<Made<T>?> ServedAsync<TState, T>(Call<TState, T> call, MemcachedKey key, ulong cas, HybridEntry<T> entry, ulong checkedCas, CancellationToken cancellationToken)
+    /// <summary>A readable entry or copy read under <paramref name="cas"/>: served (L1 keeps the key's token) unless a tag
+    /// removal came after it; then marked stale.</summary>
+    private async Task<Made<T>?> ServedAsync<TState, T>(Call<TState, T> call, MemcachedKey key, ulong cas, HybridEntry<T> entry, CancellationToken cancellationToken)
     {
         HybridEnvelope envelope = entry.Envelope!;
         if (await _tags.IsValidAsync(envelope.Creation, envelope.Tags, _log.IsFresh, cancellationToken).ConfigureAwait(false))
         {
-            return new Made<T>(entry.Value, envelope, checkedCas);
+            return new Made<T>(entry.Value, envelope, entry.Cas);
         }
 
         await MarkStaleAsync(key, cas, cancellationToken).ConfigureAwait(false);
@@ -148,7 +150,7 @@ internal sealed partial class MemcachedHybridCache
                     throw new PayloadTooLargeException(value);
                 }
 
-                mine = new HybridEntry<T>(value, envelope);
+                mine = new HybridEntry<T>(value, envelope, 0);
                 return mine;
             }, call.Entry.Lease, call.Codec, cancellationToken).ConfigureAwait(false);
         }
@@ -168,7 +170,7 @@ internal sealed partial class MemcachedHybridCache
 
         return leased.Envelope is { } envelope
             && await _tags.IsValidAsync(envelope.Creation, envelope.Tags, _log.IsFresh, cancellationToken).ConfigureAwait(false)
-            ? new Made<T>(leased.Value, envelope, 0)
+            ? new Made<T>(leased.Value, envelope, leased.Cas)
             : null;
     }
 
