@@ -1,6 +1,9 @@
+using System.Buffers;
+using System.Text;
 using CacheSerializer.Memcached;
 using CacheSerializer.Tests.Memcached.Fixtures;
 using Microsoft.Extensions.Caching.Hybrid;
+using Microsoft.Extensions.DependencyInjection;
 
 namespace CacheSerializer.Tests.Memcached.Hybrid;
 
@@ -178,7 +181,37 @@ public sealed class MemcachedHybridCacheBuildCopiesTests(MemcachedServerFixture 
         Assert.Equal(2, calls);
     }
 
+    [Fact]
+    public async Task GetOrCreateAsync_OneBuildRegistersASerializerForTheType_EachBuildKeepsItsOwnEntry()
+    {
+        // A build that adds an IHybridCacheSerializer<string> writes the value another way than the build before it,
+        // which reads the other's entries as another contract: each keeps its own.
+        using var transcoded = new HybridFarm(fixture.Primary, 1);
+        using var serialized = new HybridFarm(fixture.Primary, 1, services: s => s.AddSingleton<IHybridCacheSerializer<string>>(new Utf8Serializer()));
+        await Task.WhenAll(transcoded.UntilPolledAsync(), serialized.UntilPolledAsync());
+        string key = Key("hybrid-copies-serializer");
+        int transcodedCalls = 0, serializedCalls = 0;
+        var read = new List<(string, string)>();
+
+        for (int i = 0; i < 3; i++)
+        {
+            read.Add((
+                await transcoded[0].GetOrCreateAsync(key, _ => ValueTask.FromResult($"transcoded {Interlocked.Increment(ref transcodedCalls)}"), L2Only),
+                await serialized[0].GetOrCreateAsync(key, _ => ValueTask.FromResult($"serialized {Interlocked.Increment(ref serializedCalls)}"), L2Only)));
+        }
+
+        Assert.Equal((1, 1), (transcodedCalls, serializedCalls));
+        Assert.Equal([("transcoded 1", "serialized 1"), ("transcoded 1", "serialized 1"), ("transcoded 1", "serialized 1")], read);
+    }
+
     private static (string?, int) Read(OrderAfter value) => (value.Name, value.Quantity);
+
+    private sealed class Utf8Serializer : IHybridCacheSerializer<string>
+    {
+        public string Deserialize(ReadOnlySequence<byte> source) => Encoding.UTF8.GetString(source);
+
+        public void Serialize(string value, IBufferWriter<byte> target) => target.Write(Encoding.UTF8.GetBytes(value));
+    }
 
     /// <summary>A farm of each build, every server past its first complete poll of the invalidation log: an entry is
     /// judged against tags removed before it only once its server knows the log's sequence.</summary>
