@@ -152,7 +152,7 @@ public sealed class MemcachedClient : IMemcachedClient, IAsyncDisposable, IDispo
         ArgumentNullException.ThrowIfNull(factory);
         var policy = EntryPolicy.Resolve(options, _engine.Settings.GetOrCreate);
         ObjectDisposedException.ThrowIf(_engine.IsDisposed, this);
-        return _engine.Leases.GetOrCreateAsync(key, factory, policy, cancellationToken);
+        return _engine.Leases.GetOrCreateAsync(key, factory, policy, EntryFormat<T>.Transcoded, cancellationToken);
     }
 
     /// <inheritdoc/>

@@ -48,6 +48,40 @@ public sealed class MemcachedHybridCacheTests(MemcachedServerFixture fixture)
     }
 
     [Fact]
+    public async Task GetOrCreateAsync_L1Miss_ReadsTheEntryOnceThroughTheLeaseHitOrMiss()
+    {
+        using var farm = new HybridFarm(fixture.Primary, 2);
+        await farm.UntilPolledAsync();
+        string key = Key("hybrid-one-read");
+        using var meters = ClientMeterListener.ForPort(fixture.Primary.Port, "db.client.operation.duration");
+
+        string made = await farm[0].GetOrCreateAsync(key, _ => ValueTask.FromResult("made")); // a miss at both levels
+        string read = await farm[1].GetOrCreateAsync(key, _ => ValueTask.FromResult("not made")); // an L1 miss, an L2 hit
+
+        // The poller's reads of the log are "get"s; a plain read of the entry before the lease would be a "gets".
+        string[] reads = [.. meters.Measurements.Select(static m => (string)m.Tag("db.operation.name")!).Where(static o => o is "gets" or "get_or_create")];
+        Assert.Equal(("made", "made"), (made, read));
+        Assert.Equal(["get_or_create", "get_or_create"], reads);
+    }
+
+    [Fact]
+    public async Task GetOrCreateAsync_StrictModeL1CopyOfALeasedHit_NextHitChecksTheCasTokenOnly()
+    {
+        using var farm = new HybridFarm(fixture.Primary, 2, o => o.L1Coherence = HybridCacheCoherence.Strict);
+        await farm.UntilPolledAsync();
+        string key = Key("hybrid-strict-leased");
+        await farm[0].GetOrCreateAsync(key, _ => ValueTask.FromResult("made"));
+        Assert.Equal("made", await farm[1].GetOrCreateAsync(key, _ => ValueTask.FromResult("not made"))); // read by the lease
+
+        using var meters = ClientMeterListener.ForPort(fixture.Primary.Port, "db.client.operation.duration");
+        Assert.Equal("made", await farm[1].GetOrCreateAsync(key, _ => ValueTask.FromResult("not made")));
+
+        // The lease kept the item's CAS token with the L1 copy, so the hit needs no read of the value.
+        string[] requests = [.. meters.Measurements.Select(static m => (string)m.Tag("db.operation.name")!).Where(static o => o is "gets" or "get_or_create" or "cas_check")];
+        Assert.Equal(["cas_check"], requests);
+    }
+
+    [Fact]
     public async Task GetOrCreateAsync_ConcurrentCallersOnFourServers_OneFactoryCall()
     {
         using var farm = new HybridFarm(fixture.Primary, 4);

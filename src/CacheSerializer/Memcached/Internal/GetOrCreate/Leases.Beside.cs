@@ -1,5 +1,4 @@
 using System.Diagnostics;
-using CacheSerializer.Memcached.Internal.Deploys;
 using CacheSerializer.Memcached.Internal.Protocol;
 using CacheSerializer.Memcached.Internal.Requests;
 
@@ -100,7 +99,7 @@ internal sealed partial class Leases
         }
 
         var valueLease = new Lease(key, BoundTo: 0);
-        bool readable = TryReadLeased(valueLease, reply, out T value, out CacheItem item, out TranscoderErrorKind reason);
+        bool readable = TryReadLeased(valueLease, call.Format, reply, out T value, out CacheItem item, out TranscoderErrorKind reason);
 
         // Marked stale by a server already flipped to protobuf (InvalidateAsync after the flip; no old application is left
         // by then): served inside a stale window, as after the flip; else replaced as an unreadable item is.
@@ -123,7 +122,7 @@ internal sealed partial class Leases
         // Another build's item: its copy beside it is leased as it is after the flip (no old reader reads copies). A win
         // this read carried lapses with the item.
         return engine.Reads.OtherBuildCas(reason, reply) is ulong otherBuild and not 0
-            ? (LoadAsync(new Lease(key.CopyFor(CopyFormat.BuildOf(typeof(T))), otherBuild), call, token), 0)
+            ? (LoadAsync(new Lease(key.CopyFor(call.Format.Build), otherBuild), call, token), 0)
             : (null, reply.Cas);
     }
 

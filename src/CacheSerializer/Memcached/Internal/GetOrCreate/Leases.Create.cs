@@ -26,7 +26,7 @@ internal sealed partial class Leases
         try
         {
             value = await call.Factory(token).ConfigureAwait(false);
-            item = engine.Transcoder.Serialize(value);
+            item = call.Format.Serialize(engine, value);
             await store(item).ConfigureAwait(false);
         }
         catch (Exception) when (win.Cas != 0)
@@ -63,7 +63,7 @@ internal sealed partial class Leases
         try
         {
             T value = await call.Factory(engine.Lifetime).ConfigureAwait(false);
-            CacheItem item = engine.Transcoder.Serialize(value);
+            CacheItem item = call.Format.Serialize(engine, value);
             await StoreCreatedAsync(lease, item, call.Policy, cas, engine.Lifetime).ConfigureAwait(false);
         }
         catch (Exception ex)

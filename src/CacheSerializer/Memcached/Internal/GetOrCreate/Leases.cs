@@ -37,12 +37,17 @@ internal sealed partial class Leases(MemcachedEngine engine)
     /// <summary>Joins or starts the call the callers of one key share in this process. The caller that started it gets
     /// the value it produced; a caller that joined gets its own copy (deserialized from the same bytes) unless the type
     /// is immutable, so no two requests ever hold one mutable object (HybridCache does the same).</summary>
-    internal async Task<T> GetOrCreateAsync<T>(string key, Func<CancellationToken, Task<T>> factory, EntryPolicy policy, CancellationToken cancellationToken)
+    /// <param name="key">The caller's key.</param>
+    /// <param name="factory">What makes the value on a miss.</param>
+    /// <param name="policy">The entry's policy.</param>
+    /// <param name="format">How the entry holds its value (<see cref="EntryFormat{T}.Transcoded"/> for <c>GetOrCreateAsync</c>).</param>
+    /// <param name="cancellationToken">The caller's cancellation.</param>
+    internal async Task<T> GetOrCreateAsync<T>(string key, Func<CancellationToken, Task<T>> factory, EntryPolicy policy, EntryFormat<T> format, CancellationToken cancellationToken)
     {
-        (Loaded<T> loaded, bool joined) = await _flights.RunAsync(key, (Leases: this, Key: key, Factory: factory, Policy: policy),
-            static (state, round, token) => state.Leases.LoadAsync(state.Key, new Call<T>(state.Factory, state.Policy, round), token),
+        (Loaded<T> loaded, bool joined) = await _flights.RunAsync(key, (Leases: this, Key: key, Factory: factory, Policy: policy, Format: format),
+            static (state, round, token) => state.Leases.LoadAsync(state.Key, new Call<T>(state.Factory, state.Policy, round, state.Format), token),
             cancellationToken).ConfigureAwait(false);
-        return joined && !ImmutableType<T>.Value ? engine.Transcoder.Deserialize<T>(loaded.Item)! : loaded.Value;
+        return joined ? format.ForJoined(engine, loaded.Value, loaded.Item) : loaded.Value;
     }
 
     /// <summary>Marks a key's entry stale (<c>md I</c>) for the policy's stale window: the next get in the farm wins it.
@@ -112,7 +117,7 @@ internal sealed partial class Leases(MemcachedEngine engine)
     /// caller is creating it), with <paramref name="unreadable"/> set when the item could not be read.</summary>
     private Task<Loaded<T>>? DecideHit<T>(Lease lease, Call<T> call, in GetReply reply, out bool unreadable, CancellationToken token)
     {
-        unreadable = !TryReadLeased(lease, reply, out T value, out CacheItem item, out TranscoderErrorKind reason);
+        unreadable = !TryReadLeased(lease, call.Format, reply, out T value, out CacheItem item, out TranscoderErrorKind reason);
         if (!unreadable)
         {
             if (!reply.Stale || call.Policy.ServesStale)
@@ -160,7 +165,7 @@ internal sealed partial class Leases(MemcachedEngine engine)
             engine.Wins.Return(lease.Key, reply.Cas);
         }
 
-        return LoadAsync(new Lease(lease.Key.CopyFor(CopyFormat.BuildOf(typeof(T))), otherBuild), call, token);
+        return LoadAsync(new Lease(lease.Key.CopyFor(call.Format.Build), otherBuild), call, token);
     }
 
     /// <summary>A fresh unreadable entry gives no win: it is marked stale if it is still this version
@@ -183,7 +188,7 @@ internal sealed partial class Leases(MemcachedEngine engine)
     /// carried is handed back before the exception reaches the callers, so that another caller can try.</summary>
     /// <remarks>A build copy reads only while it is bound to that item of its key; one bound to an item since replaced
     /// reads as an unreadable item (without being counted as one), which its winner replaces.</remarks>
-    private bool TryReadLeased<T>(Lease lease, in GetReply reply, out T value, out CacheItem read, out TranscoderErrorKind reason)
+    private bool TryReadLeased<T>(Lease lease, EntryFormat<T> format, in GetReply reply, out T value, out CacheItem read, out TranscoderErrorKind reason)
     {
         read = reply.Item;
         if (lease.IsCopy && !CopyFormat.TryUnwrap(reply.Item, lease.BoundTo, out read))
@@ -195,9 +200,7 @@ internal sealed partial class Leases(MemcachedEngine engine)
 
         try
         {
-            bool ok = engine.Items.TryRead(read, lease.Key, out T? item, out reason);
-            value = item!;
-            return ok;
+            return format.TryRead(engine, read, lease.Key, lease.IsCopy ? lease.BoundTo : reply.Cas, out value, out reason);
         }
         catch when (reply.Won)
         {
@@ -222,8 +225,9 @@ internal sealed partial class Leases(MemcachedEngine engine)
         internal CacheItem Stored(CacheItem item) => IsCopy ? CopyFormat.Wrap(BoundTo, item) : item;
     }
 
-    /// <summary>What the callers of one key in this process share: the factory, the entry's policy and the flight's round.</summary>
-    private readonly record struct Call<T>(Func<CancellationToken, Task<T>> Factory, EntryPolicy Policy, FlightRound Round);
+    /// <summary>What the callers of one key in this process share: the factory, the entry's policy, the flight's round and
+    /// how the entry holds its value.</summary>
+    private readonly record struct Call<T>(Func<CancellationToken, Task<T>> Factory, EntryPolicy Policy, FlightRound Round, EntryFormat<T> Format);
 
     /// <summary>A value and the item it was read from or stored as.</summary>
     private readonly record struct Loaded<T>(T Value, CacheItem Item);

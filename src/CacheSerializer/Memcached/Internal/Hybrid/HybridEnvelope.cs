@@ -9,8 +9,9 @@ namespace CacheSerializer.Memcached.Internal.Hybrid;
 /// The layout (all integers little-endian): version (1 byte, <see cref="Version"/>); kind (1 byte: 0 the transcoder's
 /// item, 1 a registered <c>IHybridCacheSerializer</c>'s bytes); creation sequence (8 bytes); tag count (2 bytes); each
 /// tag as its UTF-8 length (2 bytes) and bytes; the value's flags (4 bytes, the transcoder's; 0 for a serializer's);
-/// the value's bytes, to the end. The envelope is itself stored as a byte array through the client's transcoder, so the
-/// lease machinery reads and fills it as any <c>GetOrCreateAsync</c> entry.
+/// the value's bytes, to the end. The envelope is itself stored as a byte array through the client's transcoder; the
+/// lease machinery reads and fills it through the type's <see cref="HybridSerializers.Codec{T}"/>, which looks inside it
+/// for the value's contract (another build's entry keeps a build copy beside it).
 /// </remarks>
 internal sealed class HybridEnvelope
 {

@@ -1,5 +1,9 @@
 using System.Buffers;
 using System.Collections.Concurrent;
+using CacheSerializer.Memcached.Internal.Deploys;
+using CacheSerializer.Memcached.Internal.Engine;
+using CacheSerializer.Memcached.Internal.GetOrCreate;
+using CacheSerializer.Memcached.Internal.Protocol;
 using CacheSerializer.Memcached.Internal.Reading;
 using Microsoft.Extensions.Caching.Hybrid;
 using Microsoft.Extensions.DependencyInjection;
@@ -41,9 +45,15 @@ internal sealed class HybridSerializers(IServiceProvider? services, ItemReader i
         return null;
     }
 
-    /// <summary>One type's way to and from an envelope's value.</summary>
-    internal sealed class Codec<T>(IHybridCacheSerializer<T>? serializer, ItemReader items)
+    /// <summary>One type's way to and from an envelope's value, and, as the lease's <see cref="EntryFormat{T}"/>, to and
+    /// from the item an entry is stored as: the envelope as a byte array through the client's transcoder. The lease learns
+    /// from it whether the value inside was written by another build (docs/hybrid.md, "Deploys: build copies"), and then keeps this
+    /// build's copy beside that entry, as <c>GetOrCreateAsync</c> does.</summary>
+    internal sealed class Codec<T>(IHybridCacheSerializer<T>? serializer, ItemReader items) : EntryFormat<HybridEntry<T>>
     {
+        /// <summary>Gets the build of the value's type: two builds' contracts of it keep two copies.</summary>
+        internal override uint Build => CopyFormat.BuildOf(typeof(T));
+
         /// <summary>The envelope of a value made when the log stood at <paramref name="creation"/>.</summary>
         internal HybridEnvelope Wrap(T value, ulong creation, string[] tags)
         {
@@ -60,17 +70,63 @@ internal sealed class HybridSerializers(IServiceProvider? services, ItemReader i
 
         /// <summary>Reads an envelope's value; false when it cannot be read (written by the other way, another contract,
         /// corrupt), which is a miss under <see cref="UnreadableItemPolicy.Miss"/>.</summary>
-        internal bool TryRead(HybridEnvelope envelope, out T value)
+        internal bool TryRead(HybridEnvelope envelope, out T value) => TryRead(envelope, out value, out _);
+
+        /// <summary>The entry's item: its envelope as a byte array, through the client's transcoder.</summary>
+        internal override CacheItem Serialize(MemcachedEngine engine, HybridEntry<T> value) => engine.Transcoder.Serialize(value.Envelope!.ToBytes());
+
+        /// <summary>Reads an entry's item: false when it is not an envelope (<see cref="TranscoderErrorKind.Malformed"/>)
+        /// or its value cannot be read, with the value's reason (another contract: another build's entry).</summary>
+        internal override bool TryRead(MemcachedEngine engine, CacheItem item, in MemcachedKey key, ulong cas, out HybridEntry<T> value, out TranscoderErrorKind reason)
+        {
+            value = null!;
+            if (!engine.Items.TryRead(item, key, out byte[]? bytes, out reason))
+            {
+                return false;
+            }
+
+            if (!HybridEnvelope.TryRead(bytes!, out HybridEnvelope envelope))
+            {
+                reason = TranscoderErrorKind.Malformed;
+                return false;
+            }
+
+            if (!TryRead(envelope, out T read, out reason))
+            {
+                return false;
+            }
+
+            value = new HybridEntry<T>(read, envelope, cas);
+            return true;
+        }
+
+        /// <summary>A joined caller's entry: the same value if <typeparamref name="T"/> is immutable, else its own copy read
+        /// from the envelope (no envelope when it cannot be read: that caller then reads the entry again).</summary>
+        internal override HybridEntry<T> ForJoined(MemcachedEngine engine, HybridEntry<T> value, CacheItem item)
+        {
+            if (ImmutableType<T>.Value || value.Envelope is null)
+            {
+                return value;
+            }
+
+            return TryRead(value.Envelope, out T copy) ? value with { Value = copy } : new HybridEntry<T>(default!, null, 0);
+        }
+
+        private bool TryRead(HybridEnvelope envelope, out T value, out TranscoderErrorKind reason)
         {
             value = default!;
+            reason = TranscoderErrorKind.Other;
             if (envelope.FromSerializer != serializer is not null)
             {
+                // Written by the transcoder where this build registers a serializer for the type, or the other way
+                // round: another build's configuration, kept beside as another contract is.
+                reason = TranscoderErrorKind.OtherContract;
                 return false;
             }
 
             if (serializer is null)
             {
-                bool read = items.TryRead(new CacheItem(envelope.Flags, envelope.Value), default, out T? item);
+                bool read = items.TryRead(new CacheItem(envelope.Flags, envelope.Value), default, out T? item, out reason);
                 value = item!;
                 return read;
             }

@@ -1,11 +1,13 @@
+using CacheSerializer.Memcached.Internal.Deploys;
 using CacheSerializer.Memcached.Internal.Protocol;
 using CacheSerializer.Memcached.Internal.Requests;
 using Microsoft.Extensions.Caching.Hybrid;
 
 namespace CacheSerializer.Memcached.Internal.Hybrid;
 
-// The distributed level (L2): a plain read first (it gives the item's CAS token, which the strict mode keeps and which
-// an entry invalidated by a tag is marked stale under), then GetOrCreateAsync's lease for a miss.
+// The distributed level (L2): GetOrCreateAsync's lease, whose read serves a hit as a plain read would (with the item's
+// CAS token, which the strict mode keeps) and wins a miss in the same request; a plain read where the lease cannot be
+// used (the flags), and to mark stale an entry the lease returned that a tag removal came after.
 internal sealed partial class MemcachedHybridCache
 {
     /// <summary>How many times a lease that returned an entry invalidated by a tag is tried again (each after marking that
@@ -16,85 +18,128 @@ internal sealed partial class MemcachedHybridCache
     {
         bool read = !call.Has(HybridCacheEntryFlags.DisableDistributedCacheRead);
         bool write = !call.Has(HybridCacheEntryFlags.DisableDistributedCacheWrite);
-        if (read && await TryDistributedAsync(call, cancellationToken).ConfigureAwait(false) is { } found)
+        if (!read || !write || call.Has(HybridCacheEntryFlags.DisableUnderlyingData))
         {
-            return found;
-        }
-
-        if (call.Has(HybridCacheEntryFlags.DisableUnderlyingData))
-        {
-            return new Made<T>(default!, null, 0);
-        }
-
-        if (read && write)
-        {
-            for (int attempt = 0; attempt < LeaseAttempts; attempt++)
+            if (read && await TryDistributedAsync(call, cancellationToken).ConfigureAwait(false) is { } found)
             {
-                if (await LeaseAsync(call, cancellationToken).ConfigureAwait(false) is { } leased)
-                {
-                    return leased;
-                }
+                return found;
+            }
 
-                if (await TryDistributedAsync(call, cancellationToken).ConfigureAwait(false) is { } again)
-                {
-                    return again;
-                }
+            return call.Has(HybridCacheEntryFlags.DisableUnderlyingData)
+                ? new Made<T>(default!, null, 0)
+                : await CreateAsync(call, store: write, cancellationToken).ConfigureAwait(false);
+        }
+
+        for (int attempt = 0; attempt < LeaseAttempts; attempt++)
+        {
+            if (await LeaseAsync(call, cancellationToken).ConfigureAwait(false) is { } leased)
+            {
+                return leased;
+            }
+
+            // Made by another caller and invalidated by a tag since: marked stale (or served, if it was replaced meanwhile
+            // by a valid one), so that the next lease in the farm wins it.
+            if (await TryDistributedAsync(call, cancellationToken).ConfigureAwait(false) is { } again)
+            {
+                return again;
             }
         }
 
-        return await CreateAsync(call, store: write && !read, cancellationToken).ConfigureAwait(false);
+        return await CreateAsync(call, store: false, cancellationToken).ConfigureAwait(false);
     }
 
-    /// <summary>A plain read of the entry: its value if it is readable and no tag removal came after it. An entry that is
-    /// not is marked stale if it is still that version (<c>md I C&lt;cas&gt;</c>), so that one lease in the farm recreates it.</summary>
+    /// <summary>A plain read of the entry: its value if it is readable and no tag removal came after it; for another
+    /// build's entry, this build's copy beside it, while it is bound to that entry. An entry or copy that is not served
+    /// is marked stale if it is still that version (<c>md I C&lt;cas&gt;</c>), so that one lease in the farm recreates
+    /// it; another build's entry is left alone.</summary>
     private async Task<Made<T>?> TryDistributedAsync<TState, T>(Call<TState, T> call, CancellationToken cancellationToken)
     {
         MemcachedKey encoded = _engine.Key(call.Key);
-        GetReply reply;
-        try
-        {
-            reply = await _engine.ExecuteAsync(encoded, GetRequest.Gets(encoded, pooled: false, _engine.GetRequests), cancellationToken).ConfigureAwait(false);
-        }
-        catch (MemcachedException)
-        {
-            return null;
-        }
-
+        GetReply reply = await ReadPlainAsync(encoded, cancellationToken).ConfigureAwait(false);
         if (!reply.Hit || reply.Stale)
         {
             return null; // a stale entry is the lease's to serve (its stale window) or recreate
         }
 
-        if (_engine.Items.TryRead(reply.Item, encoded, out byte[]? bytes)
-            && HybridEnvelope.TryRead(bytes!, out HybridEnvelope envelope)
-            && call.Codec.TryRead(envelope, out T value)
-            && await _tags.IsValidAsync(envelope.Creation, envelope.Tags, _log.IsFresh, cancellationToken).ConfigureAwait(false))
+        if (call.Codec.TryRead(_engine, reply.Item, encoded, reply.Cas, out HybridEntry<T> entry, out TranscoderErrorKind reason))
         {
-            return new Made<T>(value, envelope, reply.Cas);
+            return await ServedAsync(call, encoded, reply.Cas, entry, cancellationToken).ConfigureAwait(false);
         }
 
+        if (_engine.Reads.OtherBuildCas(reason, reply) is not (ulong otherBuild and not 0))
+        {
+            await MarkStaleAsync(encoded, reply.Cas, cancellationToken).ConfigureAwait(false);
+            return null;
+        }
+
+        // Another build's entry: this build's copy stands in, and strict mode checks the entry it is bound to (any change
+        // of that entry unbinds the copy).
+        MemcachedKey copyKey = encoded.CopyFor(call.Codec.Build);
+        GetReply copy = await ReadPlainAsync(copyKey, cancellationToken).ConfigureAwait(false);
+        if (!copy.Hit || copy.Stale)
+        {
+            return null;
+        }
+
+        if (CopyFormat.TryUnwrap(copy.Item, otherBuild, out CacheItem copied) && call.Codec.TryRead(_engine, copied, copyKey, otherBuild, out entry, out _))
+        {
+            return await ServedAsync(call, copyKey, copy.Cas, entry, cancellationToken).ConfigureAwait(false);
+        }
+
+        await MarkStaleAsync(copyKey, copy.Cas, cancellationToken).ConfigureAwait(false);
+        return null;
+    }
+
+    /// <summary>Reads an entry or a copy with its CAS token; a miss when memcached failed.</summary>
+    private async Task<GetReply> ReadPlainAsync(MemcachedKey key, CancellationToken cancellationToken)
+    {
         try
         {
-            await _engine.ExecuteAsync(encoded, KeyRequest.InvalidateKeepingTtl(encoded, reply.Cas), cancellationToken).ConfigureAwait(false);
+            return await _engine.ExecuteAsync(key, GetRequest.Gets(key, pooled: false, _engine.GetRequests), cancellationToken).ConfigureAwait(false);
+        }
+        catch (MemcachedException)
+        {
+            return default;
+        }
+    }
+
+    /// <summary>A readable entry or copy read under <paramref name="cas"/>: served (L1 keeps the key's token) unless a tag
+    /// removal came after it; then marked stale.</summary>
+    private async Task<Made<T>?> ServedAsync<TState, T>(Call<TState, T> call, MemcachedKey key, ulong cas, HybridEntry<T> entry, CancellationToken cancellationToken)
+    {
+        HybridEnvelope envelope = entry.Envelope!;
+        if (await _tags.IsValidAsync(envelope.Creation, envelope.Tags, _log.IsFresh, cancellationToken).ConfigureAwait(false))
+        {
+            return new Made<T>(entry.Value, envelope, entry.Cas);
+        }
+
+        await MarkStaleAsync(key, cas, cancellationToken).ConfigureAwait(false);
+        return null;
+    }
+
+    /// <summary>Marks an entry or copy stale if it is still the version read (<c>md I C&lt;cas&gt;</c>).</summary>
+    private async Task MarkStaleAsync(MemcachedKey key, ulong cas, CancellationToken cancellationToken)
+    {
+        try
+        {
+            await _engine.ExecuteAsync(key, KeyRequest.InvalidateKeepingTtl(key, cas), cancellationToken).ConfigureAwait(false);
         }
         catch (MemcachedException)
         {
             // The lease then polls until the entry expires or another server replaces it.
         }
-
-        return null;
     }
 
     /// <summary>The entry through <c>GetOrCreateAsync</c>'s lease: this process's single flight, one factory call per miss
-    /// in the farm, the fill bound to the CAS token it won. Null when the entry it returns was made by another caller and
-    /// a tag removal came after it.</summary>
+    /// in the farm (per build: another build's entry is answered by this build's copy beside it), the fill bound to the
+    /// CAS token it won. Null when the entry it returns was made by another caller and a tag removal came after it.</summary>
     private async Task<Made<T>?> LeaseAsync<TState, T>(Call<TState, T> call, CancellationToken cancellationToken)
     {
-        var mine = new Created<T>();
-        byte[] bytes;
+        HybridEntry<T>? mine = null;
+        HybridEntry<T> leased;
         try
         {
-            bytes = await _engine.Leases.GetOrCreateAsync<byte[]>(call.Key, async token =>
+            leased = await _engine.Leases.GetOrCreateAsync(call.Key, async token =>
             {
                 // The creation sequence is read before the factory: a tag removal made while it runs comes after it.
                 ulong creation = _log.Seen;
@@ -105,9 +150,9 @@ internal sealed partial class MemcachedHybridCache
                     throw new PayloadTooLargeException(value);
                 }
 
-                mine.Set(value, envelope, envelope.ToBytes());
-                return mine.Bytes!;
-            }, call.Entry.Lease, cancellationToken).ConfigureAwait(false);
+                mine = new HybridEntry<T>(value, envelope, 0);
+                return mine;
+            }, call.Entry.Lease, call.Codec, cancellationToken).ConfigureAwait(false);
         }
         catch (PayloadTooLargeException tooLarge)
         {
@@ -118,15 +163,14 @@ internal sealed partial class MemcachedHybridCache
             return await CreateAsync(call, store: false, cancellationToken).ConfigureAwait(false);
         }
 
-        if (mine.Bytes is not null && ReferenceEquals(mine.Bytes, bytes))
+        if (ReferenceEquals(leased, mine))
         {
-            return new Made<T>(mine.Value, mine.Envelope, 0);
+            return new Made<T>(leased.Value, leased.Envelope, 0);
         }
 
-        return HybridEnvelope.TryRead(bytes, out HybridEnvelope envelope)
-            && call.Codec.TryRead(envelope, out T read)
+        return leased.Envelope is { } envelope
             && await _tags.IsValidAsync(envelope.Creation, envelope.Tags, _log.IsFresh, cancellationToken).ConfigureAwait(false)
-            ? new Made<T>(read, envelope, 0)
+            ? new Made<T>(leased.Value, envelope, leased.Cas)
             : null;
     }
 
@@ -147,23 +191,6 @@ internal sealed partial class MemcachedHybridCache
         }
 
         return new Made<T>(value, envelope, 0);
-    }
-
-    /// <summary>What this caller's own factory made, when the lease ran it.</summary>
-    private sealed class Created<T>
-    {
-        internal T Value { get; private set; } = default!;
-
-        internal HybridEnvelope? Envelope { get; private set; }
-
-        internal byte[]? Bytes { get; private set; }
-
-        internal void Set(T value, HybridEnvelope envelope, byte[] bytes)
-        {
-            Value = value;
-            Envelope = envelope;
-            Bytes = bytes;
-        }
     }
 
     /// <summary>A value larger than <see cref="MemcachedHybridCacheOptions.MaximumPayloadBytes"/>: thrown out of the lease
