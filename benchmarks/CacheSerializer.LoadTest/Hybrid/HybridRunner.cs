@@ -428,31 +428,23 @@ internal static class HybridRunner
             }
         }
 
-        private void Freeze()
+        private void Freeze() => Set(frozen: true);
+
+        private void Thaw() => Set(frozen: false);
+
+        private void Set(bool frozen)
         {
             if (!OnMemcached(contender))
             {
-                redis.Pause();
+                Action signal = frozen ? redis.Pause : redis.Resume;
+                signal();
                 return;
             }
 
             for (int i = 0; i < servers.Endpoints.Count; i++)
             {
-                servers.Pause(i);
-            }
-        }
-
-        private void Thaw()
-        {
-            if (!OnMemcached(contender))
-            {
-                redis.Resume();
-                return;
-            }
-
-            for (int i = 0; i < servers.Endpoints.Count; i++)
-            {
-                servers.Resume(i);
+                Action<int> signal = frozen ? servers.Pause : servers.Resume;
+                signal(i);
             }
         }
     }

@@ -114,11 +114,7 @@ internal sealed record HybridSettings() : ScenarioSettings(clients: 4, callersPe
     /// <param name="name">One of <see cref="PhaseNames"/> (any case).</param>
     /// <returns>The phase.</returns>
     /// <exception cref="ArgumentException">The name is not a phase.</exception>
-    public static HybridPhase ParsePhase(string name)
-    {
-        int index = PhaseNames.ToList().FindIndex(n => n.Equals(name.Trim(), StringComparison.OrdinalIgnoreCase));
-        return index >= 0 ? (HybridPhase)index : throw new ArgumentException($"--phases: '{name}' is not a phase; use {string.Join(", ", PhaseNames)}.");
-    }
+    public static HybridPhase ParsePhase(string name) => (HybridPhase)IndexOf(PhaseNames, name, "--phases", "a phase");
 
     /// <summary>Returns a phase's name on the command line and in the report.</summary>
     /// <param name="phase">The phase.</param>
@@ -129,16 +125,20 @@ internal sealed record HybridSettings() : ScenarioSettings(clients: 4, callersPe
     /// <param name="name">One of <see cref="ContenderNames"/> (any case).</param>
     /// <returns>The contender.</returns>
     /// <exception cref="ArgumentException">The name is not a contender.</exception>
-    public static HybridContender ParseContender(string name)
-    {
-        int index = ContenderNames.ToList().FindIndex(n => n.Equals(name.Trim(), StringComparison.OrdinalIgnoreCase));
-        return index >= 0 ? (HybridContender)index : throw new ArgumentException($"--contenders: '{name}' is not a contender; use {string.Join(", ", ContenderNames)}.");
-    }
+    public static HybridContender ParseContender(string name) => (HybridContender)IndexOf(ContenderNames, name, "--contenders", "a contender");
 
     /// <summary>Returns a contender's name on the command line and in the report.</summary>
     /// <param name="contender">The contender.</param>
     /// <returns>Its name.</returns>
     public static string NameOf(HybridContender contender) => ContenderNames[(int)contender];
+
+    /// <summary>Returns the index of a name of the command line among <paramref name="names"/> (any case).</summary>
+    /// <exception cref="ArgumentException">It is none of them: the message names the option and the choices.</exception>
+    private static int IndexOf(IReadOnlyList<string> names, string name, string option, string what)
+    {
+        int index = names.ToList().FindIndex(n => n.Equals(name.Trim(), StringComparison.OrdinalIgnoreCase));
+        return index >= 0 ? index : throw new ArgumentException($"{option}: '{name}' is not {what}; use {string.Join(", ", names)}.");
+    }
 
     /// <inheritdoc/>
     protected override void ValidateScenario()
