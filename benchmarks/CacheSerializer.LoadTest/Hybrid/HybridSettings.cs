@@ -66,7 +66,8 @@ internal sealed record HybridSettings() : ScenarioSettings(clients: 4, callersPe
     public TimeSpan OutageDuration { get; init; } = TimeSpan.FromSeconds(8);
 
     /// <summary>Gets how long the L2 server stays frozen (SIGSTOP) in the outage phase.</summary>
-    /// <value>2 seconds: the client's operation timeout, so that some reads time out and the server is marked down.</value>
+    /// <value>2 seconds: as long as the package's client's operation timeout, so that a read sent as the server froze
+    /// may just time out.</value>
     public TimeSpan OutageFor { get; init; } = TimeSpan.FromSeconds(2);
 
     /// <summary>Gets how long the deploy phase runs: the web servers are replaced one by one at even steps, the first one
