@@ -19,7 +19,6 @@ public sealed class MemcachedServer : IDisposable
     /// <summary>The command that installs memcached on Debian/Ubuntu, quoted when the binary is missing.</summary>
     public const string InstallHint = "apt-get update && apt-get install -y memcached";
 
-    private static readonly TimeSpan SignalTimeout = TimeSpan.FromSeconds(10);
     private readonly string _extraArguments;
     private readonly string? _authDirectory;
     private Process? _process;
@@ -48,6 +47,8 @@ public sealed class MemcachedServer : IDisposable
 
     /// <summary>Gets a value indicating whether the process is running.</summary>
     public bool IsRunning => _process is { HasExited: false };
+
+    private Process Running => _process ?? throw new InvalidOperationException($"memcached on port {Port} is not running");
 
     /// <summary>Starts memcached on a free loopback port and waits until it accepts connections.</summary>
     /// <param name="extraArguments">More memcached arguments, e.g. <c>-I 2m</c>.</param>
@@ -80,24 +81,14 @@ public sealed class MemcachedServer : IDisposable
 
     /// <summary>Freezes the process (SIGSTOP): it keeps its connections and memory but answers nothing, as a hung or
     /// swapping server does, until <see cref="Resume"/>. Returns once every thread of it is stopped.</summary>
-    /// <remarks>
-    /// <c>kill -STOP</c> returns before the process is stopped: Linux wakes one thread, which stops the others when it
-    /// next runs, so on a busy machine a worker thread can still read and answer a request sent right after (seen with
-    /// memcached 1.6.18: after 8 of 300 <c>kill -STOP</c>s, threads were still running or sleeping). Waiting until
-    /// /proc shows every thread stopped (state T) makes the freeze certain before the caller sends anything.
-    /// </remarks>
-    public void Pause()
-    {
-        Signal("STOP");
-        WaitForThreads(stopped: true, "SIGSTOP");
-    }
+    /// <exception cref="InvalidOperationException">The server is not running.</exception>
+    /// <exception cref="TimeoutException">Its threads did not all stop within 10 s.</exception>
+    public void Pause() => ServerProcess.Pause(Running, $"memcached on port {Port}");
 
     /// <summary>Lets a paused process run again (SIGCONT); returns once none of its threads is stopped.</summary>
-    public void Resume()
-    {
-        Signal("CONT");
-        WaitForThreads(stopped: false, "SIGCONT");
-    }
+    /// <exception cref="InvalidOperationException">The server is not running.</exception>
+    /// <exception cref="TimeoutException">Its threads did not all resume within 10 s.</exception>
+    public void Resume() => ServerProcess.Resume(Running, $"memcached on port {Port}");
 
     /// <summary>Starts (again) on the same port, with empty memory, and waits until it accepts connections.</summary>
     public void Restart()
@@ -139,62 +130,4 @@ public sealed class MemcachedServer : IDisposable
         }
     }
 
-    /// <summary>Waits until every thread of the process is stopped (or none is), as /proc reports it (Linux; elsewhere it
-    /// returns at once).</summary>
-    private void WaitForThreads(bool stopped, string signal)
-    {
-        Process process = _process ?? throw new InvalidOperationException($"memcached on port {Port} is not running");
-        string tasks = $"/proc/{process.Id}/task";
-        if (!Directory.Exists("/proc/self/task"))
-        {
-            return;
-        }
-
-        var clock = Stopwatch.StartNew();
-        while (true)
-        {
-            char[] states = Directory.GetDirectories(tasks).Select(ThreadState).Where(state => state != '\0').ToArray();
-            if (states.Length > 0 && states.All(state => (state == 'T') == stopped))
-            {
-                return;
-            }
-
-            if (clock.Elapsed > SignalTimeout)
-            {
-                throw new TimeoutException($"memcached on port {Port} did not {(stopped ? "stop" : "resume")} within {SignalTimeout.TotalSeconds} s of {signal}: its threads are in states {new string(states)}");
-            }
-
-            Thread.Sleep(1);
-        }
-    }
-
-    /// <summary>A thread's state letter from /proc/&lt;pid&gt;/task/&lt;tid&gt;/stat (the field after the parenthesised
-    /// name, which may itself contain spaces), or '\0' when the thread has ended meanwhile.</summary>
-    private static char ThreadState(string taskDirectory)
-    {
-        string stat;
-        try
-        {
-            stat = File.ReadAllText(Path.Combine(taskDirectory, "stat"));
-        }
-        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
-        {
-            return '\0';
-        }
-
-        int end = stat.LastIndexOf(')');
-        return end >= 0 && end + 2 < stat.Length ? stat[end + 2] : '\0';
-    }
-
-    private void Signal(string signal)
-    {
-        Process process = _process ?? throw new InvalidOperationException($"memcached on port {Port} is not running");
-        using Process kill = Process.Start(new ProcessStartInfo("kill", $"-{signal} {process.Id}") { UseShellExecute = false })
-            ?? throw new InvalidOperationException("kill did not start");
-        kill.WaitForExit();
-        if (kill.ExitCode != 0)
-        {
-            throw new InvalidOperationException($"kill -{signal} {process.Id} exited with {kill.ExitCode}");
-        }
-    }
 }

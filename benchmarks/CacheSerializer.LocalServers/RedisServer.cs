@@ -65,6 +65,17 @@ public sealed class RedisServer : IDisposable
     public static RedisServer Start(params string[] extraArguments) =>
         ServerProcess.StartOnFreePort(port => new RedisServer(port, extraArguments), static server => server.Launch());
 
+    /// <summary>Freezes the process (SIGSTOP): it keeps its connections and memory but answers nothing, as a hung
+    /// server does, until <see cref="Resume"/>. Returns once every thread of it is stopped.</summary>
+    /// <exception cref="InvalidOperationException">The server has been disposed.</exception>
+    /// <exception cref="TimeoutException">Its threads did not all stop within 10 s.</exception>
+    public void Pause() => ServerProcess.Pause(Running, $"redis-server on port {Port}");
+
+    /// <summary>Lets a paused process run again (SIGCONT); returns once none of its threads is stopped.</summary>
+    /// <exception cref="InvalidOperationException">The server has been disposed.</exception>
+    /// <exception cref="TimeoutException">Its threads did not all resume within 10 s.</exception>
+    public void Resume() => ServerProcess.Resume(Running, $"redis-server on port {Port}");
+
     /// <summary>Finds redis-server on PATH, or fails with the install command.</summary>
     /// <exception cref="ServerUnavailableException">redis-server is not on PATH.</exception>
     public static string FindBinary() => FindBinary(path: null);

@@ -14,7 +14,7 @@ internal static class HybridCommand
         Defaults.AsShort(),
         "Web servers: each its own service provider with the contender's HybridCache.",
         "Concurrent callers on each web server, each calling HybridCache.GetOrCreateAsync on a random key in a loop.",
-        "3 web servers x 4 callers on 20 keys, 3 s per contender");
+        "3 web servers x 4 callers on 20 keys; steady 1 s, tags 0.5 s, outage 0.7 s (frozen 0.25 s), deploy 0.6 s");
 
     private static readonly Option<int> KeysOption = new("--keys")
     {
@@ -26,7 +26,34 @@ internal static class HybridCommand
         "--update-every", "How often a random row is updated and its key removed on a random web server: 25ms, 1s.", Defaults.UpdateEvery);
 
     private static readonly Option<TimeSpan> DurationOption = LoadTestCommand.TimeOption(
-        "--duration", "How long each contender runs.", Defaults.Duration);
+        "--duration", "How long the steady phase runs.", Defaults.Duration);
+
+    private static readonly Option<int> TagsOption = new("--tags")
+    {
+        Description = "Tags of the tags phase's keys (key k has tag k mod this).",
+        DefaultValueFactory = _ => Defaults.Tags,
+    };
+
+    private static readonly Option<TimeSpan> TagEveryOption = LoadTestCommand.TimeOption(
+        "--tag-every", "How often, in the tags phase, a random tag's rows are updated and the tag removed on a random web server.", Defaults.TagEvery);
+
+    private static readonly Option<TimeSpan> TagsDurationOption = LoadTestCommand.TimeOption(
+        "--tags-duration", "How long the tags phase runs.", Defaults.TagsDuration);
+
+    private static readonly Option<TimeSpan> OutageDurationOption = LoadTestCommand.TimeOption(
+        "--outage-duration", "How long the outage phase runs (the L2 server is frozen a quarter of the way in).", Defaults.OutageDuration);
+
+    private static readonly Option<TimeSpan> OutageForOption = LoadTestCommand.TimeOption(
+        "--outage-for", "How long the L2 server (memcached or redis-server) stays frozen (SIGSTOP) in the outage phase.", Defaults.OutageFor);
+
+    private static readonly Option<TimeSpan> DeployDurationOption = LoadTestCommand.TimeOption(
+        "--deploy-duration", "How long the deploy phase runs (the web servers replaced one by one at even steps).", Defaults.DeployDuration);
+
+    private static readonly Option<string?> PhasesOption = new("--phases")
+    {
+        Description = $"Comma-separated phases, run in this order (default: all): {string.Join(", ", HybridSettings.PhaseNames)}.",
+        HelpName = "names",
+    };
 
     private static readonly Option<string?> ContendersOption = new("--contenders")
     {
@@ -38,27 +65,36 @@ internal static class HybridCommand
     /// <returns>The command.</returns>
     public static Command Create() => Common.CreateCommand(
         "hybrid",
-        "The hybrid scenario: web servers x callers on HybridCache.GetOrCreateAsync while rows are updated and removed; "
-        + "counts stale reads, factory calls per (key, version), hits, reads per second and CPU per read of the package's HybridCache "
+        "The hybrid scenario: web servers x callers on HybridCache.GetOrCreateAsync through phases (steady removals, removals by tag, "
+        + "an outage of the L2 server, a rolling deploy of another contract); counts per phase stale reads, factory calls per (key, version), "
+        + "hits, L1 hits, reads per second, CPU and network bytes per read of the package's HybridCache "
         + "(Bounded, Strict), Microsoft's over memcached and over Redis, and FusionCache over Redis with its backplane (with and without its locker).",
-        [KeysOption, UpdateEveryOption, DurationOption, ContendersOption],
+        [KeysOption, UpdateEveryOption, DurationOption, TagsOption, TagEveryOption, TagsDurationOption, OutageDurationOption, OutageForOption, DeployDurationOption, PhasesOption, ContendersOption],
         RunAsync);
 
     /// <summary>Turns a parse result into settings: the defaults, then the short mode, then every option given explicitly.</summary>
     /// <param name="result">The parse result.</param>
     /// <returns>The settings (not yet validated).</returns>
-    /// <exception cref="ArgumentException">A contender name is unknown.</exception>
+    /// <exception cref="ArgumentException">A contender or phase name is unknown.</exception>
     public static HybridSettings ToSettings(ParseResult result)
     {
         ArgumentNullException.ThrowIfNull(result);
         HybridSettings settings = Common.Start(result);
         bool Given(Option option) => ScenarioOptions<HybridSettings>.Given(result, option);
         string? contenders = result.GetValue(ContendersOption);
+        string? phases = result.GetValue(PhasesOption);
         return Common.Apply(result, settings with
         {
             Keys = Given(KeysOption) ? result.GetValue(KeysOption) : settings.Keys,
             UpdateEvery = Given(UpdateEveryOption) ? result.GetValue(UpdateEveryOption) : settings.UpdateEvery,
             Duration = Given(DurationOption) ? result.GetValue(DurationOption) : settings.Duration,
+            Tags = Given(TagsOption) ? result.GetValue(TagsOption) : settings.Tags,
+            TagEvery = Given(TagEveryOption) ? result.GetValue(TagEveryOption) : settings.TagEvery,
+            TagsDuration = Given(TagsDurationOption) ? result.GetValue(TagsDurationOption) : settings.TagsDuration,
+            OutageDuration = Given(OutageDurationOption) ? result.GetValue(OutageDurationOption) : settings.OutageDuration,
+            OutageFor = Given(OutageForOption) ? result.GetValue(OutageForOption) : settings.OutageFor,
+            DeployDuration = Given(DeployDurationOption) ? result.GetValue(DeployDurationOption) : settings.DeployDuration,
+            Phases = string.IsNullOrWhiteSpace(phases) ? settings.Phases : [.. phases.Split(',', StringSplitOptions.RemoveEmptyEntries).Select(HybridSettings.ParsePhase)],
             Contenders = string.IsNullOrWhiteSpace(contenders) ? settings.Contenders : [.. contenders.Split(',', StringSplitOptions.RemoveEmptyEntries).Select(HybridSettings.ParseContender)],
         });
     }

@@ -1,5 +1,6 @@
 using System.Diagnostics;
 using System.Globalization;
+using CacheSerializer.LoadTest.Hybrid.Models;
 using CacheSerializer.LoadTest.Scenarios;
 using CacheSerializer.LocalServers;
 using CacheSerializer.Memcached;
@@ -9,8 +10,10 @@ using StackExchange.Redis;
 namespace CacheSerializer.LoadTest.Hybrid;
 
 /// <summary>The hybrid scenario (issue 39, item 7): the same farm workload through each HybridCache contender in turn,
-/// on a memcached and a redis-server started here (both flushed between contenders); the source of truth counts its
-/// queries per (key, version), every read is checked against the removals completed before it began.</summary>
+/// on a memcached and a redis-server started here (both flushed between contenders), through the phases of
+/// <see cref="HybridSettings.Phases"/> (steady removals, removals by tag, an outage of the L2 server, a rolling deploy of
+/// another contract), each counted on its own: every read is checked against the removals completed before it began,
+/// factory calls are counted per (key, version, build), and the servers' own byte counters are read at each boundary.</summary>
 internal static class HybridRunner
 {
     /// <summary>The flags of a read that skips L1: what it returns comes from L2 (or its factory).</summary>
@@ -30,15 +33,15 @@ internal static class HybridRunner
         AppDomain.CurrentDomain.ProcessExit += StopRedis;
         try
         {
+            string phases = string.Join(", ", settings.Phases.Select(p => string.Create(CultureInfo.InvariantCulture, $"{HybridSettings.NameOf(p)} {settings.DurationOf(p).TotalSeconds:0.#} s")));
             return await ScenarioRunner.RunAsync(
-                settings,
-                memoryMegabytes: 256,
-                $"redis-server: {redis.Endpoint}; {settings.Clients} web servers x {settings.CallersPerClient} callers on {settings.Keys} keys, a row updated and removed every {settings.UpdateEvery.TotalMilliseconds:0} ms, {settings.Duration.TotalSeconds:0.#} s per contender",
+                () => ServerSet.Start(settings.Nodes, "-m 256"),
+                _ => [$"redis-server: {redis.Endpoint}; {settings.Clients} web servers x {settings.CallersPerClient} callers on {settings.Keys} keys; per contender: {phases}"],
                 settings.Contenders,
-                (contender, endpoints) => RunContenderAsync(contender, endpoints, redis.Endpoint, settings, cancellationToken),
-                r => $"{r.Contender}: {r.Reads + r.L2Reads:N0} reads ({r.ReadsPerSecond:N0}/s, {r.HitRate:P1} hits), stale {r.StaleReads:N0} ({r.StaleShare:P2}), at L2 {r.StaleL2Reads:N0}, {r.CallsPerVersion:0.00} factory calls per (key, version) (at most {r.MaxCallsPerVersion}), {r.Errors} errors, {r.Corruptions} corruptions",
+                (contender, servers) => RunContenderAsync(contender, servers, redis, settings, cancellationToken),
+                Summary,
                 results => new HybridReport { Settings = settings, Redis = redis.Endpoint, Contenders = results },
-                log,
+                log.WriteLine,
                 cancellationToken).ConfigureAwait(false);
         }
         finally
@@ -60,81 +63,96 @@ internal static class HybridRunner
         _ => "FusionCache 2.9.0 (as HybridCache) over Redis with its Redis backplane and its Redis distributed locker",
     };
 
-    private static async Task<HybridContenderResult> RunContenderAsync(HybridContender contender, string[] memcached, string redis, HybridSettings settings, CancellationToken cancellationToken)
+    /// <summary>Returns whether a contender's L2 is memcached (the package's contenders, Microsoft's over it), not Redis.</summary>
+    /// <param name="contender">The contender.</param>
+    /// <returns>True for memcached.</returns>
+    public static bool OnMemcached(HybridContender contender) => contender is HybridContender.Bounded or HybridContender.Strict or HybridContender.MicrosoftMemcached;
+
+    private static string Summary(HybridContenderResult result) =>
+        $"{result.Contender}: " + string.Join("; ", result.Phases.Select(p => string.Create(
+            CultureInfo.InvariantCulture,
+            $"{p.Phase} {p.Reads + p.L2Reads:N0} reads ({p.ReadsPerSecond:N0}/s, {p.HitRate:P1} hits, {p.L1HitShare:P1} L1), stale {p.StaleReads:N0} ({p.StaleShare:P2}), at L2 {p.StaleL2Reads:N0}, {p.CallsPerVersion:0.00} calls per version, {p.NetworkBytesPerRead:N0} B/read, {p.Errors} errors, {p.Corruptions} corruptions")));
+
+    private static async Task<HybridContenderResult> RunContenderAsync(HybridContender contender, ServerSet servers, RedisServer redis, HybridSettings settings, CancellationToken cancellationToken)
     {
-        await FlushAsync(memcached, redis, cancellationToken).ConfigureAwait(false);
-        string name = HybridSettings.NameOf(contender);
-        string[] keys = [.. Enumerable.Range(0, settings.Keys).Select(k => $"hybrid:{name}:{k}")];
-        var truth = new SourceOfTruth(settings.Keys);
-        var tally = new Tally();
-        var farm = new HybridWebServer[settings.Clients];
-        var callers = new List<CallerLoops>();
+        string[] memcached = [.. servers.Endpoints];
+        await FlushAsync(memcached, redis.Endpoint, cancellationToken).ConfigureAwait(false);
+        var run = new ContenderRun(contender, settings);
+        var results = new List<HybridPhaseResult>();
+        await using NetworkMeter meter = await NetworkMeter.OpenAsync(memcached, redis.Endpoint).ConfigureAwait(false);
         try
         {
-            for (int i = 0; i < farm.Length; i++)
+            for (int i = 0; i < run.Slots.Length; i++)
             {
-                farm[i] = HybridWebServer.Start(contender, memcached, redis, settings);
+                run.Slots[i] = run.StartSlot(i, HybridWebServer.Start(contender, memcached, redis.Endpoint, settings, HybridBuild.First));
             }
 
             using var self = Process.GetCurrentProcess();
-            TimeSpan cpuBefore = self.TotalProcessorTime;
-            var clock = Stopwatch.StartNew();
-            for (int server = 0; server < farm.Length; server++)
+            foreach (HybridPhase phase in settings.Phases)
             {
-                HybridCache cache = farm[server].Cache;
-                callers.Add(new CallerLoops(
-                    settings.CallersPerClient,
-                    HashCode.Combine(settings.Seed, server),
-                    (random, stop) => CallerLoopAsync(new Caller(cache, keys, truth, settings, tally, random), stop)));
+                var tally = new HybridPhaseTally(phase);
+                long bytesBefore = await meter.ReadAsync(cancellationToken).ConfigureAwait(false);
+                self.Refresh();
+                TimeSpan cpuBefore = self.TotalProcessorTime;
+                var clock = Stopwatch.StartNew();
+                run.Enter(tally);
+                var outage = new Outage(contender, servers, redis);
+                long removals = phase switch
+                {
+                    HybridPhase.Tags => await RemoveTagsOnScheduleAsync(run, tally, clock, cancellationToken).ConfigureAwait(false),
+                    HybridPhase.Outage => await WithAsync(UpdateOnScheduleAsync(run, tally, clock, cancellationToken), outage.RunAsync(tally, clock, settings, cancellationToken)).ConfigureAwait(false),
+                    HybridPhase.Deploy => await WithAsync(UpdateOnScheduleAsync(run, tally, clock, cancellationToken), DeployAsync(run, memcached, redis.Endpoint, clock, cancellationToken)).ConfigureAwait(false),
+                    _ => await UpdateOnScheduleAsync(run, tally, clock, cancellationToken).ConfigureAwait(false),
+                };
+                double seconds = clock.Elapsed.TotalSeconds;
+                self.Refresh();
+                TimeSpan cpu = self.TotalProcessorTime - cpuBefore;
+                long bytes = await meter.ReadAsync(cancellationToken).ConfigureAwait(false) - bytesBefore;
+                results.Add(Result(tally, seconds, cpu, bytes, removals, outage.FrozenFor));
             }
 
-            long updates = await UpdateOnScheduleAsync(farm, keys, truth, settings, tally, clock, cancellationToken).ConfigureAwait(false);
-            foreach (CallerLoops loops in callers)
-            {
-                await loops.StopAsync().ConfigureAwait(false);
-            }
-
-            callers.Clear();
-            double seconds = clock.Elapsed.TotalSeconds;
-            self.Refresh();
-            TimeSpan cpu = self.TotalProcessorTime - cpuBefore;
-            int[] calls = truth.CallsPerVersion();
-            long reads = tally.Reads + tally.L2Reads;
-            return new HybridContenderResult
-            {
-                Contender = name,
-                Description = Describe(contender),
-                Reads = tally.Reads,
-                StaleReads = tally.StaleReads,
-                L2Reads = tally.L2Reads,
-                StaleL2Reads = tally.StaleL2Reads,
-                Hits = tally.Hits,
-                FactoryCalls = calls.Sum(c => (long)c),
-                VersionsCreated = calls.Length,
-                MaxCallsPerVersion = calls.Length == 0 ? 0 : calls.Max(),
-                Updates = updates,
-                ReadsPerSecond = reads / seconds,
-                CpuMicrosecondsPerRead = reads == 0 ? 0 : cpu.TotalMicroseconds / reads,
-                Errors = tally.Errors,
-                Corruptions = tally.Corruptions,
-                Samples = tally.Samples(),
-            };
+            return new HybridContenderResult { Contender = HybridSettings.NameOf(contender), Description = Describe(contender), Phases = results };
         }
         finally
         {
-            foreach (CallerLoops loops in callers)
-            {
-                await loops.StopAsync().ConfigureAwait(false);
-            }
-
-            foreach (HybridWebServer? server in farm)
-            {
-                if (server is not null)
-                {
-                    await server.DisposeAsync().ConfigureAwait(false);
-                }
-            }
+            await run.StopAsync().ConfigureAwait(false);
         }
+    }
+
+    private static HybridPhaseResult Result(HybridPhaseTally tally, double seconds, TimeSpan cpu, long bytes, long removals, TimeSpan? frozenFor)
+    {
+        int[] calls = tally.CallsPerVersion();
+        long reads = tally.Reads + tally.L2Reads;
+        return new HybridPhaseResult
+        {
+            Phase = HybridSettings.NameOf(tally.Phase),
+            Seconds = seconds,
+            Reads = tally.Reads,
+            StaleReads = tally.StaleReads,
+            L2Reads = tally.L2Reads,
+            StaleL2Reads = tally.StaleL2Reads,
+            Hits = tally.Hits,
+            L1Hits = tally.L1Hits,
+            FactoryCalls = calls.Sum(c => (long)c),
+            VersionsCreated = calls.Length,
+            MaxCallsPerVersion = calls.Length == 0 ? 0 : calls.Max(),
+            Removals = removals,
+            ReadsPerSecond = reads / seconds,
+            CpuMicrosecondsPerRead = reads == 0 ? 0 : cpu.TotalMicroseconds / reads,
+            NetworkBytes = bytes,
+            Errors = tally.Errors,
+            Corruptions = tally.Corruptions,
+            OutageSeconds = frozenFor?.TotalSeconds,
+            L2HitsBackAfterMilliseconds = tally.L2HitsBackAfter?.TotalMilliseconds,
+            Samples = tally.Samples(),
+        };
+    }
+
+    /// <summary>Runs a phase's removals beside what else it does, and returns the removals made.</summary>
+    private static async Task<long> WithAsync(Task<long> removals, Task other)
+    {
+        await Task.WhenAll(removals, other).ConfigureAwait(false);
+        return await removals.ConfigureAwait(false);
     }
 
     /// <summary>Empties memcached and redis-server, so that no contender reads what the one before it left.</summary>
@@ -155,29 +173,56 @@ internal static class HybridRunner
         await connection.GetServer(redis).FlushAllDatabasesAsync().ConfigureAwait(false);
     }
 
-    /// <summary>Every <see cref="HybridSettings.UpdateEvery"/>, updates a random row and removes its key on a random web
-    /// server. The removals run side by side, not one after the other: a removal may take longer than the interval (the
-    /// package's Bounded mode returns only after its bound).</summary>
+    /// <summary>Every <see cref="HybridSettings.UpdateEvery"/> until the phase's end, updates a random row of the steady
+    /// keys and removes its key on a random web server. The removals run side by side, not one after the other: a removal
+    /// may take longer than the interval (the package's Bounded mode returns only after its bound, a frozen server holds
+    /// it).</summary>
     /// <returns>The updates made.</returns>
-    private static async Task<long> UpdateOnScheduleAsync(HybridWebServer[] farm, string[] keys, SourceOfTruth truth, HybridSettings settings, Tally tally, Stopwatch clock, CancellationToken cancellationToken)
+    private static Task<long> UpdateOnScheduleAsync(ContenderRun run, HybridPhaseTally tally, Stopwatch clock, CancellationToken cancellationToken)
     {
-        var random = new Random(HashCode.Combine(settings.Seed, "updates"));
-        var removals = new List<Task>();
-        for (int round = 1; round * settings.UpdateEvery < settings.Duration; round++)
+        HybridSettings settings = run.Settings;
+        return OnScheduleAsync(settings.UpdateEvery, settings.DurationOf(tally.Phase), clock, HashCode.Combine(settings.Seed, "updates", tally.Phase), random =>
         {
-            await ScenarioRunner.WaitUntilAsync(clock, round * settings.UpdateEvery, cancellationToken).ConfigureAwait(false);
-            int k = random.Next(keys.Length);
-            HybridCache cache = farm[random.Next(farm.Length)].Cache;
-            removals.Add(UpdateAsync(cache, keys[k], k, truth, tally));
+            int k = random.Next(settings.Keys);
+            HybridCache cache = run.Server(random.Next(run.Slots.Length)).Cache;
+            return UpdateAsync(cache, run.Keys[k], k, run.Truth, tally);
+        }, cancellationToken);
+    }
+
+    /// <summary>Every <see cref="HybridSettings.TagEvery"/> until the phase's end, updates the rows of a random tag and
+    /// removes the tag on a random web server (side by side, as the updates).</summary>
+    /// <returns>The removals by tag made.</returns>
+    private static Task<long> RemoveTagsOnScheduleAsync(ContenderRun run, HybridPhaseTally tally, Stopwatch clock, CancellationToken cancellationToken)
+    {
+        HybridSettings settings = run.Settings;
+        return OnScheduleAsync(settings.TagEvery, settings.TagsDuration, clock, HashCode.Combine(settings.Seed, "tags"), random =>
+        {
+            int tag = random.Next(settings.Tags);
+            HybridCache cache = run.Server(random.Next(run.Slots.Length)).Cache;
+            return RemoveTagAsync(cache, tag, run.Truth, tally);
+        }, cancellationToken);
+    }
+
+    /// <summary>Starts <paramref name="action"/> every <paramref name="every"/> before <paramref name="duration"/> on
+    /// <paramref name="clock"/>, waits until then and for every action started.</summary>
+    /// <returns>The actions started.</returns>
+    private static async Task<long> OnScheduleAsync(TimeSpan every, TimeSpan duration, Stopwatch clock, int seed, Func<Random, Task> action, CancellationToken cancellationToken)
+    {
+        var random = new Random(seed);
+        var started = new List<Task>();
+        for (int round = 1; round * every < duration; round++)
+        {
+            await ScenarioRunner.WaitUntilAsync(clock, round * every, cancellationToken).ConfigureAwait(false);
+            started.Add(action(random));
         }
 
-        await ScenarioRunner.WaitUntilAsync(clock, settings.Duration, cancellationToken).ConfigureAwait(false);
-        await Task.WhenAll(removals).ConfigureAwait(false);
-        return removals.Count;
+        await ScenarioRunner.WaitUntilAsync(clock, duration, cancellationToken).ConfigureAwait(false);
+        await Task.WhenAll(started).ConfigureAwait(false);
+        return started.Count;
     }
 
     /// <summary>One update: the row's next version, then <c>RemoveAsync</c>; once it returns, older versions are stale.</summary>
-    private static async Task UpdateAsync(HybridCache cache, string key, int k, SourceOfTruth truth, Tally tally)
+    private static async Task UpdateAsync(HybridCache cache, string key, int k, SourceOfTruth truth, HybridPhaseTally tally)
     {
         int version = truth.Update(k);
         try
@@ -191,24 +236,64 @@ internal static class HybridRunner
         }
     }
 
-    /// <summary>One caller: a random key, <c>GetOrCreateAsync</c> (every <see cref="HybridSettings.L2ReadEvery"/>-th time
-    /// skipping L1), the value checked, a pause; until the web server stops.</summary>
-    private static async Task CallerLoopAsync(Caller caller, CancellationToken stop)
+    /// <summary>One removal by tag: every row of the tag its next version, then <c>RemoveByTagAsync</c>; once it returns,
+    /// their older versions are stale.</summary>
+    private static async Task RemoveTagAsync(HybridCache cache, int tag, SourceOfTruth truth, HybridPhaseTally tally)
     {
-        HybridSettings settings = caller.Settings;
+        IReadOnlyList<(int Key, int Version)> updated = truth.UpdateTag(tag);
+        try
+        {
+            await cache.RemoveByTagAsync(TagName(tag), CancellationToken.None).ConfigureAwait(false);
+            truth.TagRemoved(updated);
+        }
+        catch (Exception ex) when (ex is not OperationCanceledException)
+        {
+            tally.Error($"RemoveByTagAsync {TagName(tag)}: {ex.GetType().Name}: {ex.Message}");
+        }
+    }
+
+    private static string TagName(int tag) => string.Create(CultureInfo.InvariantCulture, $"hybrid-tag-{tag}");
+
+    /// <summary>The rolling deploy: at each step (the phase's duration split in one more than the web servers), the next
+    /// web server stops its callers and a web server of build 2 takes its place, with new callers. A replaced web server
+    /// is disposed when the contender ends, so that a removal it was still making completes.</summary>
+    private static async Task DeployAsync(ContenderRun run, string[] memcached, string redis, Stopwatch clock, CancellationToken cancellationToken)
+    {
+        TimeSpan step = run.Settings.DeployDuration / (run.Slots.Length + 1);
+        for (int i = 0; i < run.Slots.Length; i++)
+        {
+            await ScenarioRunner.WaitUntilAsync(clock, (i + 1) * step, cancellationToken).ConfigureAwait(false);
+            if (run.Server(i).Build == HybridBuild.Second)
+            {
+                continue;
+            }
+
+            await run.ReplaceAsync(i, HybridWebServer.Start(run.Contender, memcached, redis, run.Settings, HybridBuild.Second)).ConfigureAwait(false);
+        }
+    }
+
+    /// <summary>One caller: a random key (in the tags phase one of the tagged keys, created with its tag),
+    /// <c>GetOrCreateAsync</c> of its web server's build (every <see cref="HybridSettings.L2ReadEvery"/>-th time skipping
+    /// L1), the value checked and counted in the phase the read began in, a pause; until the web server stops.</summary>
+    private static async Task CallerLoopAsync(ContenderRun run, HybridWebServer server, Random random, CancellationToken stop)
+    {
+        HybridSettings settings = run.Settings;
         var entry = new HybridCacheEntryOptions { Expiration = settings.EntryLifetime, LocalCacheExpiration = settings.EntryLifetime };
         var skipL1 = new HybridCacheEntryOptions { Expiration = settings.EntryLifetime, LocalCacheExpiration = settings.EntryLifetime, Flags = SkipL1 };
         double spread = (settings.FactoryMax - settings.FactoryMin).TotalMilliseconds;
         for (long n = 1; !stop.IsCancellationRequested; n++)
         {
-            int k = caller.Random.Next(caller.Keys.Length);
+            HybridPhaseTally tally = run.Current;
+            bool tagged = tally.Phase == HybridPhase.Tags;
+            int k = random.Next(settings.Keys) + (tagged ? settings.Keys : 0);
             bool l2 = n % settings.L2ReadEvery == 0;
-            var factory = new Factory(caller.Truth, k, settings.FactoryMin + TimeSpan.FromMilliseconds(caller.Random.NextDouble() * spread));
-            int floor = caller.Truth.Settled(k);
-            string value;
+            var factory = new HybridFactory(run.Truth, k, settings.FactoryMin + TimeSpan.FromMilliseconds(random.NextDouble() * spread), tally, server.Build.Number);
+            int floor = run.Truth.Settled(k);
+            long started = Stopwatch.GetTimestamp();
             try
             {
-                value = await caller.Cache.GetOrCreateAsync(caller.Keys[k], factory, static (f, _) => f.RunAsync(), l2 ? skipL1 : entry, cancellationToken: stop).ConfigureAwait(false);
+                IHybridRow value = await server.Build.GetOrCreateAsync(server.Cache, run.Keys[k], factory, l2 ? skipL1 : entry, tagged ? [TagName(run.Truth.TagOf(k))] : null, stop).ConfigureAwait(false);
+                tally.Read(l2, SourceOf(factory, value), Check(run, k, floor, value), started);
             }
             catch (OperationCanceledException) when (stop.IsCancellationRequested)
             {
@@ -216,11 +301,9 @@ internal static class HybridRunner
             }
             catch (Exception ex) when (ex is not OperationCanceledException)
             {
-                caller.Tally.Error($"GetOrCreateAsync {caller.Keys[k]}: {ex.GetType().Name}: {ex.Message}");
-                continue;
+                tally.Error($"GetOrCreateAsync {run.Keys[k]}: {ex.GetType().Name}: {ex.Message}");
             }
 
-            caller.Tally.Read(l2, !factory.Ran, Check(caller, k, floor, value));
             try
             {
                 await Task.Delay(settings.CallGap, stop).ConfigureAwait(false);
@@ -232,97 +315,137 @@ internal static class HybridRunner
         }
     }
 
-    /// <summary>A value is <c>k{key}|v{version}</c>: of this key, of a version the row has had, and stale when older
-    /// than <paramref name="floor"/>, the version whose removal had completed when the read began.</summary>
-    /// <returns>Null (good), <see cref="Tally.Stale"/>, or what is wrong.</returns>
-    private static string? Check(Caller caller, int k, int floor, string? value)
+    /// <summary>Where a read's value came from (see <see cref="IHybridRow"/>); marks the instance as handed out.</summary>
+    private static HybridReadSource SourceOf(HybridFactory factory, IHybridRow? value)
     {
-        string[] parts = value?.Split('|') ?? [];
-        if (parts.Length != 2 || parts[0] != string.Create(CultureInfo.InvariantCulture, $"k{k}") || !parts[1].StartsWith('v')
-            || !int.TryParse(parts[1].AsSpan(1), NumberStyles.None, CultureInfo.InvariantCulture, out int version))
-        {
-            return $"{caller.Keys[k]}: read '{value}', not a value of this key";
-        }
-
-        int now = caller.Truth.Version(k);
-        return version > now ? $"{caller.Keys[k]}: read version {version} while the row is at {now}" : version < floor ? Tally.Stale : null;
+        bool servedBefore = value?.Marks.TakeServed() ?? false;
+        return factory.Ran ? HybridReadSource.Factory
+            : servedBefore ? HybridReadSource.L1
+            : value?.Marks.MadeByFactory == true ? HybridReadSource.SharedCall
+            : HybridReadSource.L2;
     }
 
-    /// <summary>What one caller reads with and counts into.</summary>
-    private sealed record Caller(HybridCache Cache, string[] Keys, SourceOfTruth Truth, HybridSettings Settings, Tally Tally, Random Random);
-
-    /// <summary>One read's factory: reads the row's version (the query's snapshot), then takes the query's time; says
-    /// whether it ran, so that a read that ran none is a hit.</summary>
-    private sealed class Factory(SourceOfTruth truth, int key, TimeSpan time)
+    /// <summary>A value is of key <paramref name="k"/>, of a version the row has had, and stale when older than
+    /// <paramref name="floor"/>, the version whose removal had completed when the read began.</summary>
+    /// <returns>Null (good), <see cref="HybridPhaseTally.Stale"/>, or what is wrong.</returns>
+    private static string? Check(ContenderRun run, int k, int floor, IHybridRow? value)
     {
-        private int _ran;
-
-        public bool Ran => Volatile.Read(ref _ran) != 0;
-
-        public async ValueTask<string> RunAsync()
+        if (value is null || value.Key != k)
         {
-            Volatile.Write(ref _ran, 1);
-            int version = truth.Query(key);
-            await Task.Delay(time, CancellationToken.None).ConfigureAwait(false);
-            return string.Create(CultureInfo.InvariantCulture, $"k{key}|v{version}");
+            return $"{run.Keys[k]}: read {(value is null ? "null" : $"a value of key {value.Key}")}, not a value of this key";
+        }
+
+        int now = run.Truth.Version(k);
+        return value.Version > now ? $"{run.Keys[k]}: read version {value.Version} while the row is at {now}" : value.Version < floor ? HybridPhaseTally.Stale : null;
+    }
+
+    /// <summary>One contender's run: its keys (the steady keys, then the tagged keys), the source of truth, the web
+    /// servers with their callers, and the phase being counted.</summary>
+    private sealed class ContenderRun
+    {
+        private readonly List<HybridWebServer> _replaced = [];
+        private HybridPhaseTally _current;
+
+        public ContenderRun(HybridContender contender, HybridSettings settings)
+        {
+            Contender = contender;
+            Settings = settings;
+            string name = HybridSettings.NameOf(contender);
+            Keys = [.. Enumerable.Range(0, 2 * settings.Keys).Select(k => k < settings.Keys ? $"hybrid:{name}:{k}" : $"hybrid:{name}:tagged:{k - settings.Keys}")];
+            Truth = new SourceOfTruth(2 * settings.Keys, settings.Keys, settings.Tags);
+            Slots = new Slot?[settings.Clients];
+            _current = new HybridPhaseTally(settings.Phases[0]);
+        }
+
+        public HybridContender Contender { get; }
+
+        public HybridSettings Settings { get; }
+
+        public string[] Keys { get; }
+
+        public SourceOfTruth Truth { get; }
+
+        public Slot?[] Slots { get; }
+
+        public HybridPhaseTally Current => Volatile.Read(ref _current);
+
+        public void Enter(HybridPhaseTally tally) => Volatile.Write(ref _current, tally);
+
+        public HybridWebServer Server(int index) => Volatile.Read(ref Slots[index])!.Server;
+
+        public Slot StartSlot(int index, HybridWebServer server) =>
+            new(server, new CallerLoops(Settings.CallersPerClient, HashCode.Combine(Settings.Seed, index, server.Build.Number), (random, stop) => CallerLoopAsync(this, server, random, stop)));
+
+        public async Task ReplaceAsync(int index, HybridWebServer server)
+        {
+            Slot old = Volatile.Read(ref Slots[index])!;
+            await old.Callers.StopAsync().ConfigureAwait(false);
+            _replaced.Add(old.Server);
+            Volatile.Write(ref Slots[index], StartSlot(index, server));
+        }
+
+        public async Task StopAsync()
+        {
+            foreach (Slot? slot in Slots)
+            {
+                if (slot is not null)
+                {
+                    await slot.Callers.StopAsync().ConfigureAwait(false);
+                    _replaced.Add(slot.Server);
+                }
+            }
+
+            foreach (HybridWebServer server in _replaced)
+            {
+                await server.DisposeAsync().ConfigureAwait(false);
+            }
         }
     }
 
-    /// <summary>The counts every caller adds to.</summary>
-    private sealed class Tally
+    /// <summary>A web server and its callers.</summary>
+    private sealed record Slot(HybridWebServer Server, CallerLoops Callers);
+
+    /// <summary>The outage phase's freeze of the contender's L2 server (every memcached, or redis-server): a quarter of the
+    /// way into the phase, for <see cref="HybridSettings.OutageFor"/>; the return is noted in the phase's tally.</summary>
+    private sealed class Outage(HybridContender contender, ServerSet servers, RedisServer redis)
     {
-        /// <summary>What <see cref="Check"/> returns for a stale value.</summary>
-        public const string Stale = "stale";
+        public TimeSpan? FrozenFor { get; private set; }
 
-        private readonly MessageSamples _samples = new();
-        private long _reads;
-        private long _stale;
-        private long _l2Reads;
-        private long _staleL2;
-        private long _hits;
-        private long _errors;
-        private long _corruptions;
-
-        public long Reads => Interlocked.Read(ref _reads);
-
-        public long StaleReads => Interlocked.Read(ref _stale);
-
-        public long L2Reads => Interlocked.Read(ref _l2Reads);
-
-        public long StaleL2Reads => Interlocked.Read(ref _staleL2);
-
-        public long Hits => Interlocked.Read(ref _hits);
-
-        public long Errors => Interlocked.Read(ref _errors);
-
-        public long Corruptions => Interlocked.Read(ref _corruptions);
-
-        /// <summary>Counts a read: of L2 only or not, a hit or not, and good (null), stale, or corrupt (the message).</summary>
-        public void Read(bool l2, bool hit, string? problem)
+        public async Task RunAsync(HybridPhaseTally tally, Stopwatch clock, HybridSettings settings, CancellationToken cancellationToken)
         {
-            Interlocked.Increment(ref l2 ? ref _l2Reads : ref _reads);
-            if (hit)
+            await ScenarioRunner.WaitUntilAsync(clock, settings.OutageDuration / 4, cancellationToken).ConfigureAwait(false);
+            TimeSpan frozenAt = clock.Elapsed;
+            await Task.Run(Freeze, CancellationToken.None).ConfigureAwait(false);
+            try
             {
-                Interlocked.Increment(ref _hits);
+                await Task.Delay(settings.OutageFor, cancellationToken).ConfigureAwait(false);
             }
-
-            if (problem == Stale)
+            finally
             {
-                Interlocked.Increment(ref l2 ? ref _staleL2 : ref _stale);
-            }
-            else if (problem is not null)
-            {
-                Interlocked.Increment(ref _corruptions);
-                _samples.Add(problem);
+                await Task.Run(Thaw, CancellationToken.None).ConfigureAwait(false);
+                tally.Resumed(Stopwatch.GetTimestamp());
+                FrozenFor = clock.Elapsed - frozenAt;
             }
         }
 
-        public void Error(string message)
-        {
-            Interlocked.Increment(ref _errors);
-            _samples.Add(message);
-        }
+        private void Freeze() => Set(frozen: true);
 
-        public IReadOnlyList<string> Samples() => _samples.ToList();
+        private void Thaw() => Set(frozen: false);
+
+        private void Set(bool frozen)
+        {
+            if (!OnMemcached(contender))
+            {
+                Action signal = frozen ? redis.Pause : redis.Resume;
+                signal();
+                return;
+            }
+
+            for (int i = 0; i < servers.Endpoints.Count; i++)
+            {
+                Action<int> signal = frozen ? servers.Pause : servers.Resume;
+                signal(i);
+            }
+        }
     }
 }

@@ -21,27 +21,31 @@ internal sealed class HybridWebServer : IAsyncDisposable
     /// <summary>Gets the web server's HybridCache.</summary>
     public HybridCache Cache { get; }
 
+    /// <summary>Gets the build the web server runs.</summary>
+    public required HybridBuild Build { get; init; }
+
     /// <summary>Starts a web server of <paramref name="contender"/>.</summary>
     /// <param name="contender">The contender.</param>
     /// <param name="memcached">The memcached servers (host:port).</param>
     /// <param name="redis">The redis-server (host:port).</param>
     /// <param name="settings">The run's settings: the entries' lifetime in both levels.</param>
+    /// <param name="build">The build it runs: the transcoder it registers (the package's contenders), the type it caches.</param>
     /// <returns>The web server; dispose it to close its connections.</returns>
-    public static HybridWebServer Start(HybridContender contender, IReadOnlyList<string> memcached, string redis, HybridSettings settings)
+    public static HybridWebServer Start(HybridContender contender, IReadOnlyList<string> memcached, string redis, HybridSettings settings, HybridBuild build)
     {
         var services = new ServiceCollection();
         var entry = new HybridCacheEntryOptions { Expiration = settings.EntryLifetime, LocalCacheExpiration = settings.EntryLifetime };
         switch (contender)
         {
             case HybridContender.Bounded or HybridContender.Strict:
-                AddMemcached(services, memcached).AddMemcachedHybridCache(o =>
+                AddMemcached(services, memcached, build).AddMemcachedHybridCache(o =>
                 {
                     o.L1Coherence = contender == HybridContender.Strict ? HybridCacheCoherence.Strict : HybridCacheCoherence.Bounded;
                     o.DefaultEntryOptions = entry;
                 });
                 break;
             case HybridContender.MicrosoftMemcached:
-                AddMemcached(services, memcached).AddHybridCache(o => o.DefaultEntryOptions = entry);
+                AddMemcached(services, memcached, build).AddHybridCache(o => o.DefaultEntryOptions = entry);
                 services.AddHybridCacheTranscoder();
                 break;
             case HybridContender.MicrosoftRedis:
@@ -63,14 +67,15 @@ internal sealed class HybridWebServer : IAsyncDisposable
                 break;
         }
 
-        return new HybridWebServer(services.BuildServiceProvider());
+        return new HybridWebServer(services.BuildServiceProvider()) { Build = build };
     }
 
     /// <inheritdoc/>
     public ValueTask DisposeAsync() => _services.DisposeAsync();
 
-    private static IServiceCollection AddMemcached(IServiceCollection services, IReadOnlyList<string> memcached) => services.AddMemcached(o =>
+    private static IServiceCollection AddMemcached(IServiceCollection services, IReadOnlyList<string> memcached, HybridBuild build) => services.AddMemcached(o =>
     {
+        o.Transcoder = build.CreateTranscoder();
         foreach (string endpoint in memcached)
         {
             o.Servers.Add(endpoint);

@@ -114,6 +114,16 @@ internal sealed class ServerSet : IDisposable
     /// <exception cref="InvalidOperationException">The servers were given, not started here.</exception>
     public void Kill(int index) => Started(index).Kill();
 
+    /// <summary>Freezes a server started here (SIGSTOP), as a hung server: the hybrid scenario's outage.</summary>
+    /// <param name="index">The server's index in <see cref="Endpoints"/>.</param>
+    /// <exception cref="InvalidOperationException">The servers were given, not started here.</exception>
+    public void Pause(int index) => Started(index).Pause();
+
+    /// <summary>Lets a frozen server run again (SIGCONT).</summary>
+    /// <param name="index">The server's index in <see cref="Endpoints"/>.</param>
+    /// <exception cref="InvalidOperationException">The servers were given, not started here.</exception>
+    public void Resume(int index) => Started(index).Resume();
+
     /// <summary>Starts a killed server again on its port, empty; does nothing when it is running.</summary>
     /// <param name="index">The server's index in <see cref="Endpoints"/>.</param>
     /// <exception cref="InvalidOperationException">The servers were given, not started here, or memcached did not start.</exception>

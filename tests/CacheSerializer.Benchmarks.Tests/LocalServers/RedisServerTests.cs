@@ -58,6 +58,20 @@ public sealed class RedisServerTests : IDisposable
     }
 
     [Fact]
+    public async Task Pause_Running_AnswersNothingUntilResumeThenAnswersThePendingPing()
+    {
+        _server.Pause();
+        Task<string> ping = Task.Run(() => RespProbe.Send(_server.Port, "PING"));
+        await Task.Delay(300);
+        bool answeredWhileFrozen = ping.IsCompleted;
+
+        _server.Resume();
+
+        Assert.False(answeredWhileFrozen);
+        Assert.Equal("+PONG\r\n", await ping.WaitAsync(TimeSpan.FromSeconds(10)));
+    }
+
+    [Fact]
     public void ProcessId_Running_IsTheRedisServerListeningOnThePort()
     {
         using var process = Process.GetProcessById(_server.ProcessId);

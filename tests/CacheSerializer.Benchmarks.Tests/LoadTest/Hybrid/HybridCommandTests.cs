@@ -22,6 +22,39 @@ public sealed class HybridCommandTests
         Assert.Equal((TimeSpan.FromMilliseconds(1), TimeSpan.FromMilliseconds(5), TimeSpan.FromMilliseconds(20), TimeSpan.FromMilliseconds(25), TimeSpan.FromMinutes(1), TimeSpan.FromSeconds(15)),
             (settings.CallGap, settings.FactoryMin, settings.FactoryMax, settings.UpdateEvery, settings.EntryLifetime, settings.Duration));
         Assert.Equal(Enum.GetValues<HybridContender>(), settings.Contenders);
+        Assert.Equal((8, TimeSpan.FromMilliseconds(100), TimeSpan.FromSeconds(8), TimeSpan.FromSeconds(8), TimeSpan.FromSeconds(2), TimeSpan.FromSeconds(10)),
+            (settings.Tags, settings.TagEvery, settings.TagsDuration, settings.OutageDuration, settings.OutageFor, settings.DeployDuration));
+        Assert.Equal([HybridPhase.Steady, HybridPhase.Tags, HybridPhase.Outage, HybridPhase.Deploy], settings.Phases);
+    }
+
+    [Fact]
+    public void ToSettings_ShortWithPhaseOptions_OptionsOverTheShortMode()
+    {
+        HybridSettings settings = Settings("--short", "--phases", "outage,Tags", "--tags", "4", "--tag-every", "20ms", "--tags-duration", "1s", "--outage-duration", "2s", "--outage-for", "500ms", "--deploy-duration", "3s");
+
+        Assert.Equal([HybridPhase.Outage, HybridPhase.Tags], settings.Phases);
+        Assert.Equal((4, TimeSpan.FromMilliseconds(20), TimeSpan.FromSeconds(1), TimeSpan.FromSeconds(2), TimeSpan.FromMilliseconds(500), TimeSpan.FromSeconds(3)),
+            (settings.Tags, settings.TagEvery, settings.TagsDuration, settings.OutageDuration, settings.OutageFor, settings.DeployDuration));
+        Assert.Equal((TimeSpan.FromSeconds(1), 20), (settings.Duration, settings.Keys));
+        settings.Validate();
+    }
+
+    [Fact]
+    public void Validate_OutageLongerThanHalfItsPhase_ArgumentExceptionNamingTheOption()
+    {
+        HybridSettings settings = new HybridSettings() with { OutageDuration = TimeSpan.FromSeconds(3), OutageFor = TimeSpan.FromSeconds(2) };
+
+        ArgumentException error = Assert.Throws<ArgumentException>(settings.Validate);
+
+        Assert.Equal("--outage-duration is 00:00:03; it must be at least twice --outage-for (00:00:02) and at most 1 hour.", error.Message);
+    }
+
+    [Fact]
+    public void ParsePhase_UnknownName_ArgumentExceptionNamingTheChoices()
+    {
+        ArgumentException error = Assert.Throws<ArgumentException>(() => HybridSettings.ParsePhase("warmup"));
+
+        Assert.Equal("--phases: 'warmup' is not a phase; use steady, tags, outage, deploy.", error.Message);
     }
 
     [Fact]
