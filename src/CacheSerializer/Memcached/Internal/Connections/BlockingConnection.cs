@@ -23,8 +23,6 @@ internal sealed class BlockingConnection : IDisposable
     /// <summary>An idle connection older than this is checked for a close by the server before it is used.</summary>
     private const long IdleCheckMilliseconds = 50;
 
-    private static readonly byte[] Unauthenticated = "CLIENT_ERROR unauthenticated\r\n"u8.ToArray();
-
     private readonly PolledSocket _socket;
     private readonly ServerEndpoint _endpoint;
     private readonly int _maxReplyData;
@@ -118,14 +116,7 @@ internal sealed class BlockingConnection : IDisposable
             MemcachedTelemetry.RecordReceived(_endpoint, read);
             while (start < end)
             {
-                ReadOnlySpan<byte> unread = _incoming.AsSpan(start, end - start);
-                if (unread[0] == (byte)'C' && unread.StartsWith(Unauthenticated))
-                {
-                    throw ThrowHelper.AuthenticationRequired(_endpoint.Name, request.Operation);
-                }
-
-                _ = MetaReplyParser.RequiredLength(unread, _maxReplyData); // refuses an oversized value before it is buffered
-                bool done = request.TryParse(unread, out int consumed);
+                bool done = ConnectionReader.Parse(request, _incoming.AsSpan(start, end - start), _maxReplyData, _endpoint, out int consumed);
                 start += consumed;
                 if (done)
                 {

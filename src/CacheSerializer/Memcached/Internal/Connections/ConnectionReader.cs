@@ -140,16 +140,7 @@ internal sealed class ConnectionReader
             MemcachedRequest head = _connection.PeekAwaiting()
                 ?? throw new ProtocolViolationException($"{end - start} bytes arrived with no request awaiting a reply");
 
-            ReadOnlySpan<byte> unread = buffer.AsSpan(start, end - start);
-            if (unread[0] == (byte)'C' && unread.StartsWith(Unauthenticated))
-            {
-                // memcached -Y answers any command of a connection that has not authenticated so (1.6.18), and then no more
-                // of what was pipelined: every request on the connection fails with the reason, and the server is marked down.
-                throw ThrowHelper.AuthenticationRequired(_endpoint.Name, head.Operation);
-            }
-
-            _ = MetaReplyParser.RequiredLength(unread, _maxReplyData); // refuses an oversized value before it is buffered
-            bool done = head.TryParse(unread, out int consumed);
+            bool done = Parse(head, buffer.AsSpan(start, end - start), _maxReplyData, _endpoint, out int consumed);
             start += consumed;
             if (done)
             {
@@ -170,6 +161,23 @@ internal sealed class ConnectionReader
     }
 
     /// <summary>The buffer is full: move the unread bytes to the front, or grow it to hold a large reply.</summary>
+    /// <summary>Hands the unread bytes to the request awaiting the oldest reply; true once its whole reply is parsed.</summary>
+    /// <exception cref="MemcachedException">The server requires authentication the connection does not have.</exception>
+    /// <exception cref="ProtocolViolationException">The bytes cannot be its reply, or declare a value over the limit
+    /// (refused before it is buffered).</exception>
+    internal static bool Parse(MemcachedRequest head, ReadOnlySpan<byte> unread, int maxReplyData, ServerEndpoint endpoint, out int consumed)
+    {
+        if (unread[0] == (byte)'C' && unread.StartsWith(Unauthenticated))
+        {
+            // memcached -Y answers any command of a connection that has not authenticated so (1.6.18), and then no more
+            // of what was pipelined: every request on the connection fails with the reason, and the server is marked down.
+            throw ThrowHelper.AuthenticationRequired(endpoint.Name, head.Operation);
+        }
+
+        _ = MetaReplyParser.RequiredLength(unread, maxReplyData);
+        return head.TryParse(unread, out consumed);
+    }
+
     private byte[] MakeRoom(byte[] buffer, ref int start, ref int end)
     {
         int unread = end - start;
