@@ -73,21 +73,13 @@ internal sealed class PolledSocket : IDisposable
     /// <summary>Reads what has arrived, waiting in <c>poll</c> when nothing has; 0 when the peer closed the connection.</summary>
     internal int Receive(Span<byte> into)
     {
-        while (true)
+        int read;
+        while (!TryReceive(into, out read))
         {
-            int read = _socket.Receive(into, SocketFlags.None, out SocketError error);
-            if (error == SocketError.Success)
-            {
-                return read;
-            }
-
-            if (error != SocketError.WouldBlock)
-            {
-                throw new SocketException((int)error);
-            }
-
             Wait(SelectMode.SelectRead);
         }
+
+        return read;
     }
 
     /// <summary>Reads what has arrived, waiting in <c>poll</c> until <paramref name="deadline"/> (a <see cref="Stopwatch"/>
@@ -95,19 +87,9 @@ internal sealed class PolledSocket : IDisposable
     /// <exception cref="TimeoutException">Nothing arrived before the deadline.</exception>
     internal int ReceiveBefore(Span<byte> into, long deadline)
     {
-        while (true)
+        int read;
+        while (!TryReceive(into, out read))
         {
-            int read = _socket.Receive(into, SocketFlags.None, out SocketError error);
-            if (error == SocketError.Success)
-            {
-                return read;
-            }
-
-            if (error != SocketError.WouldBlock)
-            {
-                throw new SocketException((int)error);
-            }
-
             long left = deadline - Stopwatch.GetTimestamp();
             if (left <= 0)
             {
@@ -117,6 +99,20 @@ internal sealed class PolledSocket : IDisposable
             _socket.Poll((int)Math.Min(left * 1_000_000 / Stopwatch.Frequency, PollMicroseconds), SelectMode.SelectRead);
             ObjectDisposedException.ThrowIf(_closed, this);
         }
+
+        return read;
+    }
+
+    /// <summary>Reads what has arrived without waiting; false when nothing has (0 read: the peer closed).</summary>
+    private bool TryReceive(Span<byte> into, out int read)
+    {
+        read = _socket.Receive(into, SocketFlags.None, out SocketError error);
+        if (error == SocketError.Success)
+        {
+            return true;
+        }
+
+        return error == SocketError.WouldBlock ? false : throw new SocketException((int)error);
     }
 
     /// <summary>Gets a value indicating whether the peer closed the connection while it was idle (readable, nothing to read).</summary>
