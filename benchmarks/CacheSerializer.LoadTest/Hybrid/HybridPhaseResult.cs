@@ -70,6 +70,11 @@ internal sealed record HybridPhaseResult
     /// <summary>Gets <see cref="NetworkBytes"/> per read of both kinds.</summary>
     public double NetworkBytesPerRead => Reads + L2Reads == 0 ? 0 : (double)NetworkBytes / (Reads + L2Reads);
 
+    /// <summary>Gets the package's factory calls made because a caller waited its whole <c>LockTimeout</c> for a value
+    /// another caller had won (0 for the other contenders, which do not report it): each is a key whose callers on one
+    /// web server stopped that long.</summary>
+    public long LockTimeouts { get; init; }
+
     /// <summary>Gets the exceptions thrown to callers (reads) and to the updater (removals).</summary>
     public long Errors { get; init; }
 

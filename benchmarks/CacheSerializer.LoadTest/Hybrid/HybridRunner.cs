@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using System.Globalization;
 using CacheSerializer.LoadTest.Hybrid.Models;
+using CacheSerializer.LoadTest.Measuring;
 using CacheSerializer.LoadTest.Scenarios;
 using CacheSerializer.LocalServers;
 using CacheSerializer.Memcached;
@@ -71,7 +72,7 @@ internal static class HybridRunner
     private static string Summary(HybridContenderResult result) =>
         $"{result.Contender}: " + string.Join("; ", result.Phases.Select(p => string.Create(
             CultureInfo.InvariantCulture,
-            $"{p.Phase} {p.Reads + p.L2Reads:N0} reads ({p.ReadsPerSecond:N0}/s, {p.HitRate:P1} hits, {p.L1HitShare:P1} L1), stale {p.StaleReads:N0} ({p.StaleShare:P2}), at L2 {p.StaleL2Reads:N0}, {p.CallsPerVersion:0.00} calls per version, {p.NetworkBytesPerRead:N0} B/read, {p.Errors} errors, {p.Corruptions} corruptions")));
+            $"{p.Phase} {p.Reads + p.L2Reads:N0} reads ({p.ReadsPerSecond:N0}/s, {p.HitRate:P1} hits, {p.L1HitShare:P1} L1), stale {p.StaleReads:N0} ({p.StaleShare:P2}), at L2 {p.StaleL2Reads:N0}, {p.CallsPerVersion:0.00} calls per version, {p.NetworkBytesPerRead:N0} B/read, {p.LockTimeouts} lock timeouts, {p.Errors} errors, {p.Corruptions} corruptions")));
 
     private static async Task<HybridContenderResult> RunContenderAsync(HybridContender contender, ServerSet servers, RedisServer redis, HybridSettings settings, CancellationToken cancellationToken)
     {
@@ -80,6 +81,7 @@ internal static class HybridRunner
         var run = new ContenderRun(contender, settings);
         var results = new List<HybridPhaseResult>();
         await using NetworkMeter meter = await NetworkMeter.OpenAsync(memcached, redis.Endpoint).ConfigureAwait(false);
+        using var lockTimeouts = new LockTimeoutMeter();
         try
         {
             for (int i = 0; i < run.Slots.Length; i++)
@@ -92,6 +94,7 @@ internal static class HybridRunner
             {
                 var tally = new HybridPhaseTally(phase);
                 long bytesBefore = await meter.ReadAsync(cancellationToken).ConfigureAwait(false);
+                long lockTimeoutsBefore = lockTimeouts.Count;
                 self.Refresh();
                 TimeSpan cpuBefore = self.TotalProcessorTime;
                 var clock = Stopwatch.StartNew();
@@ -108,7 +111,7 @@ internal static class HybridRunner
                 self.Refresh();
                 TimeSpan cpu = self.TotalProcessorTime - cpuBefore;
                 long bytes = await meter.ReadAsync(cancellationToken).ConfigureAwait(false) - bytesBefore;
-                results.Add(Result(tally, seconds, cpu, bytes, removals, outage.FrozenFor));
+                results.Add(Result(tally, seconds, cpu, bytes, removals, outage.FrozenFor) with { LockTimeouts = lockTimeouts.Count - lockTimeoutsBefore });
             }
 
             return new HybridContenderResult { Contender = HybridSettings.NameOf(contender), Description = Describe(contender), Phases = results };
