@@ -93,11 +93,17 @@ internal sealed class MemcachedConnection
     /// <exception cref="SocketException">The connect failed (refused, unreachable, name not resolved).</exception>
     internal static Task<MemcachedConnection> OpenAsync(ServerEndpoint endpoint, ClientSettings settings, Action<MemcachedConnection, MemcachedErrorKind, Exception> onBroken, CancellationToken cancellationToken)
     {
-        long deadline = Stopwatch.GetTimestamp() + (long)(settings.ConnectTimeout.TotalSeconds * Stopwatch.Frequency);
-        return IPAddress.TryParse(endpoint.Host, out IPAddress? literal)
-            ? OnOwnThread(() => Open([literal], deadline, endpoint, settings, onBroken, cancellationToken))
-            : OnOwnThread(() => Open(Resolve(deadline, endpoint, settings, cancellationToken), deadline, endpoint, settings, onBroken, cancellationToken));
+        long deadline = ConnectDeadline(settings);
+        return OnOwnThread(() => Open(Addresses(deadline, endpoint, settings, cancellationToken), deadline, endpoint, settings, onBroken, cancellationToken));
     }
+
+    /// <summary>When an opening started now must be over (a <see cref="Stopwatch"/> timestamp): the connect timeout.</summary>
+    private static long ConnectDeadline(ClientSettings settings) =>
+        Stopwatch.GetTimestamp() + (long)(settings.ConnectTimeout.TotalSeconds * Stopwatch.Frequency);
+
+    /// <summary>The server's addresses: its literal address, or its host name resolved on the calling thread.</summary>
+    private static IPAddress[] Addresses(long deadline, ServerEndpoint endpoint, ClientSettings settings, CancellationToken cancellationToken) =>
+        IPAddress.TryParse(endpoint.Host, out IPAddress? literal) ? [literal] : Resolve(deadline, endpoint, settings, cancellationToken);
 
     /// <summary>Resolves the host name on the opening's thread, within the connect timeout: the thread waits for the
     /// resolver's task (a wait is signalled by whichever thread completes the task, never through the pool).</summary>
@@ -132,11 +138,10 @@ internal sealed class MemcachedConnection
     /// <exception cref="MemcachedException">The connect failed or timed out, or the greeting was refused.</exception>
     internal static PolledSocket OpenPlaintext(ServerEndpoint endpoint, ClientSettings settings, CancellationToken cancellationToken)
     {
-        long deadline = Stopwatch.GetTimestamp() + (long)(settings.ConnectTimeout.TotalSeconds * Stopwatch.Frequency);
+        long deadline = ConnectDeadline(settings);
         try
         {
-            IPAddress[] addresses = IPAddress.TryParse(endpoint.Host, out IPAddress? literal) ? [literal] : Resolve(deadline, endpoint, settings, cancellationToken);
-            (PolledSocket socket, _) = Connect(addresses, deadline, endpoint, settings, cancellationToken);
+            (PolledSocket socket, _) = Connect(Addresses(deadline, endpoint, settings, cancellationToken), deadline, endpoint, settings, cancellationToken);
             return socket;
         }
         catch (Exception ex) when (ex is not MemcachedException)

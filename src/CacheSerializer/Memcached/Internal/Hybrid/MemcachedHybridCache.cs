@@ -100,11 +100,7 @@ internal sealed partial class MemcachedHybridCache : HybridCache, IDisposable
 
         ulong n = await AppendAsync(tag: false, key, cancellationToken).ConfigureAwait(false);
         _local.Drop(key, n);
-        if (!Strict)
-        {
-            await Task.Delay(_options.InvalidationBound, cancellationToken).ConfigureAwait(false);
-        }
-
+        await WaitTheBoundUnlessStrictAsync(cancellationToken).ConfigureAwait(false);
         if (stored is not null && !call.Has(HybridCacheEntryFlags.DisableLocalCacheWrite))
         {
             StoreLocal(call, new Made<T>(value, envelope, 0), n);
@@ -115,10 +111,7 @@ internal sealed partial class MemcachedHybridCache : HybridCache, IDisposable
     {
         ArgumentNullException.ThrowIfNull(key);
         await RemoveOneAsync(key, cancellationToken).ConfigureAwait(false);
-        if (!Strict)
-        {
-            await Task.Delay(_options.InvalidationBound, cancellationToken).ConfigureAwait(false);
-        }
+        await WaitTheBoundUnlessStrictAsync(cancellationToken).ConfigureAwait(false);
     }
 
     public override async ValueTask RemoveAsync(IEnumerable<string> keys, CancellationToken cancellationToken = default)
@@ -130,10 +123,7 @@ internal sealed partial class MemcachedHybridCache : HybridCache, IDisposable
         }
 
         await Task.WhenAll(all.Select(key => RemoveOneAsync(key, cancellationToken))).ConfigureAwait(false);
-        if (!Strict)
-        {
-            await Task.Delay(_options.InvalidationBound, cancellationToken).ConfigureAwait(false);
-        }
+        await WaitTheBoundUnlessStrictAsync(cancellationToken).ConfigureAwait(false);
     }
 
     /// <remarks>A tag removal changes no item's CAS token, so it waits the bound in both modes.</remarks>
@@ -171,6 +161,11 @@ internal sealed partial class MemcachedHybridCache : HybridCache, IDisposable
     /// <summary>Stops the poller.</summary>
     public void Dispose() => _log.Dispose();
 
+    /// <summary>A change by key returns once every server's L1 has dropped the old copy: after the bound in
+    /// <c>Bounded</c>; at once in <c>Strict</c>, whose L1 hits check the item's CAS token.</summary>
+    private Task WaitTheBoundUnlessStrictAsync(CancellationToken cancellationToken) =>
+        Strict ? Task.CompletedTask : Task.Delay(_options.InvalidationBound, cancellationToken);
+
     private static string[] TagsOf(IEnumerable<string>? tags) =>
         tags is null ? [] : [.. tags.Where(static t => !string.IsNullOrEmpty(t)).Distinct(StringComparer.Ordinal).Take(HybridEnvelope.MaxTags)];
 
@@ -179,14 +174,19 @@ internal sealed partial class MemcachedHybridCache : HybridCache, IDisposable
         HybridCacheEntryOptions? defaults = _options.DefaultEntryOptions;
         TimeSpan expiration = options?.Expiration ?? defaults?.Expiration ?? DefaultExpiration;
         TimeSpan local = options?.LocalCacheExpiration ?? defaults?.LocalCacheExpiration ?? expiration;
-        HybridCacheEntryFlags flags = (options?.Flags ?? HybridCacheEntryFlags.None) | (defaults?.Flags ?? HybridCacheEntryFlags.None);
+        HybridCacheEntryFlags flags = FlagsOf(options);
         EntryPolicy lease = expiration == _leaseDefaults.Expiration ? _leaseDefaults : EntryPolicy.Resolve(new GetOrCreateOptions { Expiration = expiration }, _leaseDefaults);
         return new Entry(expiration, local < expiration ? local : expiration, flags, lease);
     }
 
+    private HybridCacheEntryFlags FlagsOf(HybridCacheEntryOptions? options) =>
+        (options?.Flags ?? HybridCacheEntryFlags.None) | (_options.DefaultEntryOptions?.Flags ?? HybridCacheEntryFlags.None);
+
+    private bool FitsKeyLength(string key) => key.Length is > 0 && key.Length <= _options.MaximumKeyLength;
+
     private bool IsCacheable(string key)
     {
-        if (key.Length is > 0 && key.Length <= _options.MaximumKeyLength)
+        if (FitsKeyLength(key))
         {
             return true;
         }
@@ -210,7 +210,7 @@ internal sealed partial class MemcachedHybridCache : HybridCache, IDisposable
             return null;
         }
 
-        if (_options.ServeL1DuringOutage && _log.InOutage)
+        if (ServesL1ForOutage)
         {
             // memcached cannot be asked: the last value is served, judged against the tag removals this server knows.
             if (_tags.ValidAsKnown(entry.Envelope.Creation, entry.Envelope.Tags) == false)
@@ -245,15 +245,21 @@ internal sealed partial class MemcachedHybridCache : HybridCache, IDisposable
         return Served(call, entry);
     }
 
-    /// <summary>The value of an L1 copy: the shared instance of an immutable type, else a fresh copy.</summary>
-    private static Made<T>? Served<TState, T>(Call<TState, T> call, LocalEntry entry)
+    /// <summary>The value of an L1 copy (<see cref="TryValueOf"/>), with its envelope and CAS token.</summary>
+    private static Made<T>? Served<TState, T>(Call<TState, T> call, LocalEntry entry) =>
+        TryValueOf(entry, call.Codec, out T value) ? new Made<T>(value, entry.Envelope, entry.Cas) : null;
+
+    /// <summary>The value of an L1 copy: the shared instance of an immutable type, else a fresh copy read from its
+    /// envelope; false when that cannot be read.</summary>
+    private static bool TryValueOf<T>(LocalEntry entry, HybridSerializers.Codec<T> codec, out T value)
     {
         if (entry.Shared is T shared)
         {
-            return new Made<T>(shared, entry.Envelope, entry.Cas);
+            value = shared;
+            return true;
         }
 
-        return call.Codec.TryRead(entry.Envelope, out T value) ? new Made<T>(value, entry.Envelope, entry.Cas) : null;
+        return codec.TryRead(entry.Envelope, out value);
     }
 
     /// <summary>An L1 hit that needs no request, judged without allocating: <c>Bounded</c> with a fresh poller, or an
@@ -262,27 +268,18 @@ internal sealed partial class MemcachedHybridCache : HybridCache, IDisposable
     private bool TryLocalNow<T>(string key, HybridCacheEntryOptions? options, out T value)
     {
         value = default!;
-        HybridCacheEntryFlags flags = (options?.Flags ?? HybridCacheEntryFlags.None) | (_options.DefaultEntryOptions?.Flags ?? HybridCacheEntryFlags.None);
-        if ((flags & HybridCacheEntryFlags.DisableLocalCacheRead) != 0 || key.Length == 0 || key.Length > _options.MaximumKeyLength
-            || !_local.TryGet(key, out LocalEntry entry))
+        if ((FlagsOf(options) & HybridCacheEntryFlags.DisableLocalCacheRead) != 0 || !FitsKeyLength(key) || !_local.TryGet(key, out LocalEntry entry)
+            || (!ServesL1ForOutage && (Strict || !_log.IsFresh)) || _tags.ValidAsKnown(entry.Envelope.Creation, entry.Envelope.Tags) != true)
         {
             return false;
         }
 
-        bool outage = _options.ServeL1DuringOutage && _log.InOutage;
-        if ((!outage && (Strict || !_log.IsFresh)) || _tags.ValidAsKnown(entry.Envelope.Creation, entry.Envelope.Tags) != true)
-        {
-            return false;
-        }
-
-        if (entry.Shared is T shared)
-        {
-            value = shared;
-            return true;
-        }
-
-        return _serializers.For<T>().TryRead(entry.Envelope, out value);
+        return TryValueOf(entry, _serializers.For<T>(), out value);
     }
+
+    /// <summary>Gets a value indicating whether L1 copies are served as they are: the invalidation log cannot be read
+    /// and the options serve the last value during an outage.</summary>
+    private bool ServesL1ForOutage => _options.ServeL1DuringOutage && _log.InOutage;
 
     /// <summary>The item's CAS token without its value (strict mode); null on a miss or a failure.</summary>
     private async Task<ulong?> CheckedCasAsync(string key, CancellationToken cancellationToken)
