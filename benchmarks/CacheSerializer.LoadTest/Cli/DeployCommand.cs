@@ -67,7 +67,7 @@ internal static class DeployCommand
             Step = ScenarioOptions<DeploySettings>.Given(result, StepOption) ? result.GetValue(StepOption) : settings.Step,
             UpdateEvery = ScenarioOptions<DeploySettings>.Given(result, UpdateEveryOption) ? result.GetValue(UpdateEveryOption) : settings.UpdateEvery,
             Api = string.IsNullOrWhiteSpace(api) ? settings.Api : DeploySettings.ParseApi(api),
-            Kinds = string.IsNullOrWhiteSpace(kinds) ? settings.Kinds : [.. kinds.Split(',', StringSplitOptions.RemoveEmptyEntries).Select(DeploySettings.ParseKind)],
+            Kinds = ScenarioOptions<DeploySettings>.ListOr(kinds, settings.Kinds, DeploySettings.ParseKind),
         });
     }
 

@@ -65,7 +65,7 @@ internal static class FarmCommand
             Duration = Given(DurationOption) ? result.GetValue(DurationOption) : settings.Duration,
             FactoryTime = Given(FactoryTimeOption) ? result.GetValue(FactoryTimeOption) : settings.FactoryTime,
             LockTimeout = Given(LockTimeoutOption) ? result.GetValue(LockTimeoutOption) : settings.LockTimeout,
-            Modes = string.IsNullOrWhiteSpace(modes) ? settings.Modes : [.. modes.Split(',', StringSplitOptions.RemoveEmptyEntries).Select(FarmSettings.ParseMode)],
+            Modes = ScenarioOptions<FarmSettings>.ListOr(modes, settings.Modes, FarmSettings.ParseMode),
         });
     }
 

@@ -94,8 +94,8 @@ internal static class HybridCommand
             OutageDuration = Given(OutageDurationOption) ? result.GetValue(OutageDurationOption) : settings.OutageDuration,
             OutageFor = Given(OutageForOption) ? result.GetValue(OutageForOption) : settings.OutageFor,
             DeployDuration = Given(DeployDurationOption) ? result.GetValue(DeployDurationOption) : settings.DeployDuration,
-            Phases = string.IsNullOrWhiteSpace(phases) ? settings.Phases : [.. phases.Split(',', StringSplitOptions.RemoveEmptyEntries).Select(HybridSettings.ParsePhase)],
-            Contenders = string.IsNullOrWhiteSpace(contenders) ? settings.Contenders : [.. contenders.Split(',', StringSplitOptions.RemoveEmptyEntries).Select(HybridSettings.ParseContender)],
+            Phases = ScenarioOptions<HybridSettings>.ListOr(phases, settings.Phases, HybridSettings.ParsePhase),
+            Contenders = ScenarioOptions<HybridSettings>.ListOr(contenders, settings.Contenders, HybridSettings.ParseContender),
         });
     }
 

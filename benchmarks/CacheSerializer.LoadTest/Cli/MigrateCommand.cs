@@ -68,7 +68,7 @@ internal static class MigrateCommand
             Keys = Given(KeysOption) ? result.GetValue(KeysOption) : settings.Keys,
             Step = Given(StepOption) ? result.GetValue(StepOption) : settings.Step,
             UpdateEvery = Given(UpdateEveryOption) ? result.GetValue(UpdateEveryOption) : settings.UpdateEvery,
-            Paths = string.IsNullOrWhiteSpace(paths) ? settings.Paths : [.. paths.Split(',', StringSplitOptions.RemoveEmptyEntries).Select(MigrateSettings.ParsePath)],
+            Paths = ScenarioOptions<MigrateSettings>.ListOr(paths, settings.Paths, MigrateSettings.ParsePath),
         });
     }
 

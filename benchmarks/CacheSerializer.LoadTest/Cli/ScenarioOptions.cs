@@ -64,6 +64,16 @@ internal sealed class ScenarioOptions<TSettings>
     /// <returns>Whether it was given.</returns>
     public static bool Given(ParseResult result, Option option) => result.GetResult(option) is { Implicit: false };
 
+    /// <summary>Reads a comma-separated list of names (<c>--contenders a,b</c>), or keeps <paramref name="otherwise"/>
+    /// when none was given.</summary>
+    /// <param name="names">The option's value.</param>
+    /// <param name="otherwise">The list when <paramref name="names"/> is empty.</param>
+    /// <param name="parse">Turns one name into its value; throws for an unknown one.</param>
+    /// <returns>The values, in the order given.</returns>
+    /// <typeparam name="T">A value's type.</typeparam>
+    public static IReadOnlyList<T> ListOr<T>(string? names, IReadOnlyList<T> otherwise, Func<string, T> parse) =>
+        string.IsNullOrWhiteSpace(names) ? otherwise : [.. names.Split(',', StringSplitOptions.RemoveEmptyEntries).Select(parse)];
+
     /// <summary>Creates the scenario's command: the scenario's own options first, then these.</summary>
     /// <param name="name">The command's name.</param>
     /// <param name="description">What the scenario does.</param>
