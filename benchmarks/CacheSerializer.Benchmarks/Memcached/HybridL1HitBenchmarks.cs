@@ -100,8 +100,8 @@ public class HybridL1HitBenchmarks
     {
         foreach (HybridCache cache in new[] { _boundedCache, _strictCache, _microsoftCache })
         {
-            Check(_message.Equals(await cache.GetOrCreateAsync(MessageKey, _ => ValueTask.FromResult(_message), Entry)), "the message's fill");
-            Check(_text == await cache.GetOrCreateAsync(TextKey, _ => ValueTask.FromResult(_text), Entry), "the string's fill");
+            SetupCheck.That(_message.Equals(await cache.GetOrCreateAsync(MessageKey, _ => ValueTask.FromResult(_message), Entry)), "the message's fill");
+            SetupCheck.That(_text == await cache.GetOrCreateAsync(TextKey, _ => ValueTask.FromResult(_text), Entry), "the string's fill");
         }
 
         // The package's Bounded mode serves L1 once its poller completed a poll of the invalidation log: until 100 of
@@ -120,25 +120,17 @@ public class HybridL1HitBenchmarks
             local = await ReadsAsync(client) == before;
         }
 
-        Check(local, "the Bounded hits from L1 without a request");
-        Check(_message.Equals(await MicrosoftMessage()), "Microsoft's message hit");
-        Check(_message.Equals(await BoundedMessage()), "the Bounded message hit");
-        Check(_message.Equals(await StrictMessage()), "the Strict message hit");
-        Check(_text == await MicrosoftText(), "Microsoft's string hit");
-        Check(_text == await BoundedText(), "the Bounded string hit");
+        SetupCheck.That(local, "the Bounded hits from L1 without a request");
+        SetupCheck.That(_message.Equals(await MicrosoftMessage()), "Microsoft's message hit");
+        SetupCheck.That(_message.Equals(await BoundedMessage()), "the Bounded message hit");
+        SetupCheck.That(_message.Equals(await StrictMessage()), "the Strict message hit");
+        SetupCheck.That(_text == await MicrosoftText(), "Microsoft's string hit");
+        SetupCheck.That(_text == await BoundedText(), "the Bounded string hit");
     }
 
     private static async Task<long> ReadsAsync(MemcachedClient client)
     {
         IReadOnlyDictionary<string, string> stats = (await client.GetStatsAsync()).Single().Value;
         return long.Parse(stats["cmd_get"], System.Globalization.CultureInfo.InvariantCulture);
-    }
-
-    private static void Check(bool condition, string what)
-    {
-        if (!condition)
-        {
-            throw new InvalidOperationException($"setup: {what} did not do what the benchmark measures");
-        }
     }
 }

@@ -68,25 +68,17 @@ public class SameContractBenchmarks
     /// <summary>Stores every key the hits read, and checks that each call does what its name says before it is timed.</summary>
     private async Task Prime()
     {
-        Check(await _client.SetAsync("same-contract:hit", _value) == MemcachedStoreResult.Stored, "set of the hit key");
+        SetupCheck.That(await _client.SetAsync("same-contract:hit", _value) == MemcachedStoreResult.Stored, "set of the hit key");
         foreach (string key in _many)
         {
-            Check(await _client.SetAsync(key, _value) == MemcachedStoreResult.Stored, $"set of {key}");
+            SetupCheck.That(await _client.SetAsync(key, _value) == MemcachedStoreResult.Stored, $"set of {key}");
         }
 
         await _client.GetOrCreateAsync("same-contract:entry", _ => Task.FromResult(_value), _entry);
-        Check(_value.Equals(await GetHit()), "GetAsync hit");
-        Check(!await GetMiss(), "GetAsync miss");
-        Check(await AddExisting() == MemcachedStoreResult.NotStored, "AddAsync NotStored");
-        Check(await GetManyHits() == ManyCount, "GetManyAsync 10 hits");
-        Check(_value.Equals(await GetOrCreateHit()), "GetOrCreateAsync hit");
-    }
-
-    private static void Check(bool condition, string what)
-    {
-        if (!condition)
-        {
-            throw new InvalidOperationException($"setup: {what} did not do what the benchmark measures");
-        }
+        SetupCheck.That(_value.Equals(await GetHit()), "GetAsync hit");
+        SetupCheck.That(!await GetMiss(), "GetAsync miss");
+        SetupCheck.That(await AddExisting() == MemcachedStoreResult.NotStored, "AddAsync NotStored");
+        SetupCheck.That(await GetManyHits() == ManyCount, "GetManyAsync 10 hits");
+        SetupCheck.That(_value.Equals(await GetOrCreateHit()), "GetOrCreateAsync hit");
     }
 }
