@@ -195,7 +195,7 @@ internal sealed partial class InvalidationLog : IDisposable
         for (int i = 0; i < count; i++)
         {
             MemcachedKey slot = _engine.Key(SlotKey(seen + 1 + (ulong)i));
-            reads[i] = _engine.ExecuteAsync(slot, new CheckedGetRequest(slot), cancellationToken);
+            reads[i] = _engine.ExecuteAsync(slot, GetRequest.Checked(slot, _engine.GetRequests), cancellationToken);
         }
 
         await Task.WhenAll(reads).ConfigureAwait(false);

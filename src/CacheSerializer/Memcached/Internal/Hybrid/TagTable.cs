@@ -95,7 +95,7 @@ internal sealed class TagTable(MemcachedEngine engine)
         try
         {
             MemcachedKey key = engine.Key(KeyOf(tag));
-            reply = await engine.ExecuteAsync(key, new CheckedGetRequest(key), cancellationToken).ConfigureAwait(false);
+            reply = await engine.ExecuteAsync(key, GetRequest.Checked(key, engine.GetRequests), cancellationToken).ConfigureAwait(false);
         }
         catch (MemcachedException)
         {

@@ -22,6 +22,7 @@ internal sealed class GetRequest : MetaRequest<GetReply>
     private long _vivifyTtl;
     private long _recacheTtl;
     private bool _returnsWin;
+    private bool _checked;
 
     // Who still holds the request: its caller and its connection (2 when sent). Each gives it up once, the caller only
     // after a result and the connection only after publishing it (ReleaseByCaller, ReleaseByConnection); the last one
@@ -47,6 +48,16 @@ internal sealed class GetRequest : MetaRequest<GetReply>
     internal static GetRequest Gets(MemcachedKey key, bool pooled, GetRequestPool reuse) =>
         Rent(reuse, key, cas: true, Expiration.None, ttl: false, pooled, returnsWin: true, Expiration.None, recacheTtl: 0);
 
+    /// <summary><c>mg &lt;key&gt; v f c</c> whose server failure is thrown whatever <see cref="MemcachedClientOptions.OnServerFailure"/>
+    /// says: for reads where a miss and an unanswered read mean different things (the HybridCache's invalidation log and
+    /// tag sequences, docs/hybrid.md).</summary>
+    internal static GetRequest Checked(MemcachedKey key, GetRequestPool reuse)
+    {
+        GetRequest request = Rent(reuse, key, cas: false, Expiration.None, ttl: false, pooled: false, returnsWin: true, Expiration.None, recacheTtl: 0);
+        request._checked = true;
+        return request;
+    }
+
     /// <summary><c>mg &lt;key&gt; v f c T&lt;ttl&gt;</c>: a read that also sets a new expiration on a hit.</summary>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="expiration"/> is negative.</exception>
     internal static GetRequest GetAndTouch(MemcachedKey key, TimeSpan? expiration, bool pooled, GetRequestPool reuse) =>
@@ -67,6 +78,7 @@ internal sealed class GetRequest : MetaRequest<GetReply>
         request._returnsWin = returnsWin;
         request._vivifyTtl = vivifyTtl;
         request._recacheTtl = recacheTtl;
+        request._checked = false;
         request._holders = 2;
         return request;
     }
@@ -87,6 +99,8 @@ internal sealed class GetRequest : MetaRequest<GetReply>
         _key = default;
         _pool.Return(this);
     }
+
+    internal override bool FollowsFailurePolicy => !_checked;
 
     internal override string Operation => !_returnsWin ? "get_or_create" : _touchTtl >= 0 ? "gat" : _cas ? "gets" : "get";
 
