@@ -144,7 +144,7 @@ internal sealed class BlockingConnection : IDisposable
     private void MakeRoom(ref int start, ref int end)
     {
         int unread = end - start;
-        int needed = Math.Max(MetaReplyParser.RequiredLength(_incoming.AsSpan(start, unread), _maxReplyData), unread + 1);
+        int needed = ConnectionReader.RoomNeeded(_incoming.AsSpan(start, unread), _maxReplyData);
         byte[] target = needed <= _incoming.Length ? _incoming : new byte[Math.Max(needed, _incoming.Length * 2)];
         Buffer.BlockCopy(_incoming, start, target, 0, unread);
         _incoming = target;

@@ -178,10 +178,15 @@ internal sealed class ConnectionReader
         return head.TryParse(unread, out consumed);
     }
 
+    /// <summary>How large a full buffer holding <paramref name="unread"/> must grow: the whole reply when its line
+    /// declares it, else one byte more.</summary>
+    internal static int RoomNeeded(ReadOnlySpan<byte> unread, int maxReplyData) =>
+        Math.Max(MetaReplyParser.RequiredLength(unread, maxReplyData), unread.Length + 1);
+
     private byte[] MakeRoom(byte[] buffer, ref int start, ref int end)
     {
         int unread = end - start;
-        int needed = Math.Max(MetaReplyParser.RequiredLength(buffer.AsSpan(start, unread), _maxReplyData), unread + 1);
+        int needed = RoomNeeded(buffer.AsSpan(start, unread), _maxReplyData);
         if (needed <= buffer.Length && start > 0)
         {
             Buffer.BlockCopy(buffer, start, buffer, 0, unread);

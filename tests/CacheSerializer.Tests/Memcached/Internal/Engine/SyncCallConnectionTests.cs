@@ -98,6 +98,21 @@ public sealed class SyncCallConnectionTests
         Assert.Equal("again", SyncCall.Run(() => client.GetAsync<string>("restarted")).Value);
     }
 
+    [Fact]
+    public void Run_ValueLargerThanTheReadBuffer_ReadWholeOnTheCallersConnection()
+    {
+        using var server = MemcachedServer.Start();
+        using var client = new MemcachedClient(new MemcachedClientOptions { Servers = { server.Endpoint }, OnServerFailure = ServerFailurePolicy.Throw });
+        byte[] large = [.. Enumerable.Range(0, 200_000).Select(static i => (byte)(i * 31))];
+
+        Assert.Equal(MemcachedStoreResult.Stored, SyncCall.Run(() => client.SetAsync("large", large)));
+        byte[]? read = SyncCall.Run(() => client.GetAsync<byte[]>("large")).Value;
+        string? small = SyncCall.Run(() => client.GetAsync<string>("absent")).Value;
+
+        Assert.Equal(large, read);
+        Assert.Null(small);
+    }
+
     private static async Task<long> TotalConnectionsAsync(MemcachedClient stats) =>
         long.Parse((await stats.GetStatsAsync()).Single().Value["total_connections"], CultureInfo.InvariantCulture);
 }
