@@ -185,16 +185,11 @@ public class MemcachedClient : IMemcachedClient
     public async Task<IDictionary<string, CasResult<object>>> GetWithCasAsync(IEnumerable<string> keys)
     {
         ArgumentNullException.ThrowIfNull(keys);
-        string[] distinct = [.. keys.Distinct(StringComparer.Ordinal)];
-        Task<MemcachedGetResult<object>>[] reads = Array.ConvertAll(distinct, key => _engine.Reads.GetWithCasAsync<object>(key, CancellationToken.None));
-        MemcachedGetResult<object>[] results = await Task.WhenAll(reads).ConfigureAwait(false);
+        IReadOnlyDictionary<string, MemcachedGetResult<object>> reads = await _engine.Reads.GetManyWithCasAsync<object>(keys, CancellationToken.None).ConfigureAwait(false);
         var hits = new Dictionary<string, CasResult<object>>(StringComparer.Ordinal);
-        for (int i = 0; i < distinct.Length; i++)
+        foreach ((string key, MemcachedGetResult<object> read) in reads)
         {
-            if (results[i].Found)
-            {
-                hits[distinct[i]] = new CasResult<object> { Result = results[i].Value!, Cas = results[i].Cas };
-            }
+            hits[key] = new CasResult<object> { Result = read.Value!, Cas = read.Cas };
         }
 
         return hits;

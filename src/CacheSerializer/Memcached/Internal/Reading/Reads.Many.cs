@@ -12,22 +12,14 @@ internal sealed partial class Reads
     internal async Task<IReadOnlyDictionary<string, T?>> GetManyAsync<T>(IEnumerable<string> keys, CancellationToken cancellationToken)
     {
         List<ServerBatch> batches = BatchByServer(keys);
-        var pending = new Task<GetReply[]>[batches.Count];
-        for (int i = 0; i < batches.Count; i++)
-        {
-            pending[i] = engine.ExecuteAsync(batches[i].Node, new MultiGetRequest(batches[i].Keys, engine.Settings.PooledReads, engine.Wins), cancellationToken);
-        }
-
-        // Wait for every batch before reading any, so a failing server's exception is observed with the others.
-        await Task.WhenAll(pending).ConfigureAwait(false);
+        GetReply[]?[] replies = await ReadBatchesAsync(batches, cancellationToken).ConfigureAwait(false);
         var results = new Dictionary<string, T?>(StringComparer.Ordinal);
         List<OtherBuildItem>? otherBuild = null;
         for (int i = 0; i < batches.Count; i++)
         {
-            // Null: the server failed and ServerFailurePolicy.Miss counts its keys as misses.
-            if (await pending[i].ConfigureAwait(false) is { } replies)
+            if (replies[i] is { } batch)
             {
-                ReadBatch(batches[i], replies, results, ref otherBuild);
+                ReadBatch(batches[i], batch, results, ref otherBuild);
             }
         }
 
@@ -37,6 +29,49 @@ internal sealed partial class Reads
         }
 
         return results;
+    }
+
+    /// <summary>Reads many keys with their CAS tokens, in the same batches; the result holds the hits, under the caller's
+    /// keys. No build copies: a copy's CAS token is not the key's (as <see cref="GetWithCasAsync{T}"/>).</summary>
+    internal async Task<IReadOnlyDictionary<string, MemcachedGetResult<T>>> GetManyWithCasAsync<T>(IEnumerable<string> keys, CancellationToken cancellationToken)
+    {
+        List<ServerBatch> batches = BatchByServer(keys);
+        GetReply[]?[] replies = await ReadBatchesAsync(batches, cancellationToken).ConfigureAwait(false);
+        var results = new Dictionary<string, MemcachedGetResult<T>>(StringComparer.Ordinal);
+        for (int i = 0; i < batches.Count; i++)
+        {
+            for (int j = 0; replies[i] is { } batch && j < batch.Length; j++)
+            {
+                MemcachedGetResult<T> read = Read<T>(batches[i].Keys[j], batch[j], withCas: true, out _);
+                if (read.Found)
+                {
+                    results[batches[i].CallerKeys?[j] ?? batches[i].Keys[j].Original] = read;
+                }
+            }
+        }
+
+        return results;
+    }
+
+    /// <summary>Sends one batch per server, all at once, and waits for every one before any is read, so a failing
+    /// server's exception is observed with the others; a batch is null when its server failed and
+    /// <see cref="ServerFailurePolicy.Miss"/> counts its keys as misses.</summary>
+    private async Task<GetReply[]?[]> ReadBatchesAsync(List<ServerBatch> batches, CancellationToken cancellationToken)
+    {
+        var pending = new Task<GetReply[]>[batches.Count];
+        for (int i = 0; i < batches.Count; i++)
+        {
+            pending[i] = engine.ExecuteAsync(batches[i].Node, new MultiGetRequest(batches[i].Keys, engine.Settings.PooledReads, engine.Wins), cancellationToken);
+        }
+
+        await Task.WhenAll(pending).ConfigureAwait(false);
+        var replies = new GetReply[]?[batches.Count];
+        for (int i = 0; i < batches.Count; i++)
+        {
+            replies[i] = await pending[i].ConfigureAwait(false);
+        }
+
+        return replies;
     }
 
     /// <summary>The caller's keys, once each, grouped by the server each lives on.</summary>
