@@ -129,7 +129,7 @@ internal sealed partial class MemcachedHybridCache : HybridCache, IDisposable
     /// <remarks>A tag removal changes no item's CAS token, so it waits the bound in both modes.</remarks>
     public override async ValueTask RemoveByTagAsync(IEnumerable<string> tags, CancellationToken cancellationToken = default)
     {
-        string[] all = tags is null ? [] : [.. tags.Where(static t => !string.IsNullOrEmpty(t)).Distinct(StringComparer.Ordinal)];
+        string[] all = [.. Named(tags)];
         if (all.Length == 0)
         {
             return;
@@ -166,8 +166,11 @@ internal sealed partial class MemcachedHybridCache : HybridCache, IDisposable
     private Task WaitTheBoundUnlessStrictAsync(CancellationToken cancellationToken) =>
         Strict ? Task.CompletedTask : Task.Delay(_options.InvalidationBound, cancellationToken);
 
-    private static string[] TagsOf(IEnumerable<string>? tags) =>
-        tags is null ? [] : [.. tags.Where(static t => !string.IsNullOrEmpty(t)).Distinct(StringComparer.Ordinal).Take(HybridEnvelope.MaxTags)];
+    private static string[] TagsOf(IEnumerable<string>? tags) => [.. Named(tags).Take(HybridEnvelope.MaxTags)];
+
+    /// <summary>The tags that name something, once each.</summary>
+    private static IEnumerable<string> Named(IEnumerable<string>? tags) =>
+        tags is null ? [] : tags.Where(static t => !string.IsNullOrEmpty(t)).Distinct(StringComparer.Ordinal);
 
     private Entry Resolve(HybridCacheEntryOptions? options)
     {
