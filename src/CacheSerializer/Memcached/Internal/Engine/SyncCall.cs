@@ -22,9 +22,6 @@ internal sealed class SyncCall
     [ThreadStatic]
     private static SyncCall? t_current;
 
-    [ThreadStatic]
-    private static int t_sideBySide;
-
     private readonly Queue<(Action<object?> Continuation, object? State)> _queue = new();
 
     /// <summary>Gets the callback a request registers, with <see cref="Pending"/> as its state, to hand a continuation to
@@ -33,26 +30,6 @@ internal sealed class SyncCall
 
     /// <summary>Gets the synchronous call the current thread is running, if any.</summary>
     internal static SyncCall? Current => t_current;
-
-    /// <summary>Gets a value indicating whether a request started now on this thread may be sent and read on the caller's
-    /// own connection (Internal/Connections/BlockingConnection.cs): it belongs to a synchronous call and is not one of
-    /// several started side by side (<see cref="SideBySide"/>).</summary>
-    internal static bool OnOwnConnection => t_current is not null && t_sideBySide == 0;
-
-    /// <summary>Marks the requests started on this thread until the scope ends as sent side by side, when
-    /// <paramref name="several"/>: they take the shared, pipelined connections, so that a synchronous call's requests
-    /// are in flight together rather than one after another on its own connection; their replies still reach the caller
-    /// on its own thread.</summary>
-    /// <param name="several">Whether more than one request is about to start.</param>
-    internal static SideBySideScope SideBySide(bool several = true)
-    {
-        if (several)
-        {
-            t_sideBySide++;
-        }
-
-        return new SideBySideScope(several);
-    }
 
     /// <summary>Runs <paramref name="call"/> on the current thread and waits for its result without a pool thread.</summary>
     /// <exception cref="Exception">Whatever the call throws, as <c>await</c> would throw it (not wrapped).</exception>
@@ -141,18 +118,6 @@ internal sealed class SyncCall
             if (Interlocked.Exchange(ref _posted, 1) == 0)
             {
                 call.Post(continuation, state);
-            }
-        }
-    }
-
-    /// <summary>Ends a <see cref="SideBySide"/> scope.</summary>
-    internal readonly struct SideBySideScope(bool counted) : IDisposable
-    {
-        public void Dispose()
-        {
-            if (counted)
-            {
-                t_sideBySide--;
             }
         }
     }

@@ -54,15 +54,9 @@ internal sealed class MemcachedDistributedCache : IDistributedCache
     public Task RemoveAsync(string key, CancellationToken token = default)
     {
         ArgumentNullException.ThrowIfNull(key);
-        if (!_writesEnyimEntries)
-        {
-            return _engine.DeleteAsync(key, token);
-        }
-
-        using (SyncCall.SideBySide())
-        {
-            return Task.WhenAll(_engine.DeleteAsync(key, token), _engine.DeleteAsync(EnyimDistributedEntry.CompanionKey(key), token));
-        }
+        return _writesEnyimEntries
+            ? Task.WhenAll(_engine.DeleteAsync(key, token), _engine.DeleteAsync(EnyimDistributedEntry.CompanionKey(key), token))
+            : _engine.DeleteAsync(key, token);
     }
 
     public void Set(string key, byte[] value, DistributedCacheEntryOptions options) => SyncCall.Run(() => SetAsync(key, value, options));
@@ -123,14 +117,11 @@ internal sealed class MemcachedDistributedCache : IDistributedCache
     private Task SetEnyimEntryAsync(string key, byte[] value, TimeSpan? sliding, TimeSpan? ttl, CancellationToken token)
     {
         string companionKey = EnyimDistributedEntry.CompanionKey(key);
-        using (SyncCall.SideBySide())
-        {
-            Task entry = _engine.StoreAsync(StoreMode.Set, key, new CacheItem(EnyimDistributedEntry.Flags, value), ttl, 0, token);
-            Task companion = sliding is TimeSpan window
-                ? _engine.StoreAsync(StoreMode.Set, companionKey, EnyimDistributedEntry.Companion(window), ttl, 0, token)
-                : _engine.DeleteAsync(companionKey, token);
-            return Task.WhenAll(entry, companion);
-        }
+        Task entry = _engine.StoreAsync(StoreMode.Set, key, new CacheItem(EnyimDistributedEntry.Flags, value), ttl, 0, token);
+        Task companion = sliding is TimeSpan window
+            ? _engine.StoreAsync(StoreMode.Set, companionKey, EnyimDistributedEntry.Companion(window), ttl, 0, token)
+            : _engine.DeleteAsync(companionKey, token);
+        return Task.WhenAll(entry, companion);
     }
 
     /// <summary>The TTL an entry gets now: the sliding window capped by what is left until the absolute expiration.</summary>
@@ -224,15 +215,8 @@ internal sealed class MemcachedDistributedCache : IDistributedCache
         }
 
         DateTimeOffset now = _time.GetUtcNow();
-        bool touchEntry = NeedsTouch(remainingTtl, window, now);
-        bool touchCompanion = NeedsTouch(companion.Ttl, window, now);
-        Task entryTouch, companionTouch;
-        using (SyncCall.SideBySide(several: touchEntry && touchCompanion))
-        {
-            entryTouch = touchEntry ? _engine.TouchAsync(key, window, token) : Task.CompletedTask;
-            companionTouch = touchCompanion ? _engine.TouchAsync(companionKey, window, token) : Task.CompletedTask;
-        }
-
+        Task entryTouch = NeedsTouch(remainingTtl, window, now) ? _engine.TouchAsync(key, window, token) : Task.CompletedTask;
+        Task companionTouch = NeedsTouch(companion.Ttl, window, now) ? _engine.TouchAsync(companionKey, window, token) : Task.CompletedTask;
         await Task.WhenAll(entryTouch, companionTouch).ConfigureAwait(false);
     }
 

@@ -71,7 +71,7 @@ internal sealed partial class MemcachedNode : IDisposable
             return ValueTask.FromCanceled<TResult>(cancellationToken);
         }
 
-        if (!cancellationToken.CanBeCanceled && _blocking is not null && SyncCall.OnOwnConnection)
+        if (!cancellationToken.CanBeCanceled && _blocking is not null && SyncCall.Current is not null)
         {
             return ExecuteBlocking(request);
         }

@@ -1,5 +1,4 @@
 using CacheSerializer.Memcached.Internal.Deploys;
-using CacheSerializer.Memcached.Internal.Engine;
 using CacheSerializer.Memcached.Internal.Nodes;
 using CacheSerializer.Memcached.Internal.Protocol;
 using CacheSerializer.Memcached.Internal.Requests;
@@ -60,12 +59,9 @@ internal sealed partial class Reads
     private async Task<GetReply[]?[]> ReadBatchesAsync(List<ServerBatch> batches, CancellationToken cancellationToken)
     {
         var pending = new Task<GetReply[]>[batches.Count];
-        using (SyncCall.SideBySide(several: batches.Count > 1))
+        for (int i = 0; i < batches.Count; i++)
         {
-            for (int i = 0; i < batches.Count; i++)
-            {
-                pending[i] = engine.ExecuteAsync(batches[i].Node, new MultiGetRequest(batches[i].Keys, engine.Settings.PooledReads, engine.Wins), cancellationToken);
-            }
+            pending[i] = engine.ExecuteAsync(batches[i].Node, new MultiGetRequest(batches[i].Keys, engine.Settings.PooledReads, engine.Wins), cancellationToken);
         }
 
         await Task.WhenAll(pending).ConfigureAwait(false);

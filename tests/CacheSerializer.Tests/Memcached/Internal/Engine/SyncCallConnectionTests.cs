@@ -3,8 +3,6 @@ using CacheSerializer.LocalServers;
 using CacheSerializer.Memcached;
 using CacheSerializer.Memcached.Internal.Engine;
 using CacheSerializer.Tests.Memcached.Fixtures;
-using Microsoft.Extensions.Caching.Distributed;
-using Microsoft.Extensions.DependencyInjection;
 
 namespace CacheSerializer.Tests.Memcached.Internal.Engine;
 
@@ -113,33 +111,6 @@ public sealed class SyncCallConnectionTests
 
         Assert.Equal(large, read);
         Assert.Null(small);
-    }
-
-    [Fact]
-    public async Task DistributedCacheRemove_MigrationPhaseAfterASynchronousGet_BothDeletesGoSideBySideOnTheSharedConnections()
-    {
-        // In the migration phase Remove deletes the entry and its companion: two requests of one synchronous call, in
-        // flight together on the shared connections rather than one after the other on the caller's own.
-        using var server = MemcachedServer.Start();
-        await using var stats = new MemcachedClient(new MemcachedClientOptions { Servers = { server.Endpoint }, ConnectionsPerServer = 1 });
-        await using ServiceProvider provider = new ServiceCollection().AddEnyimSectionClient([server]).BuildServiceProvider();
-        IDistributedCache cache = provider.GetRequiredService<IDistributedCache>();
-        int shared = provider.GetRequiredService<MemcachedClient>().Engine.Settings.ConnectionsPerServer;
-        long before = await TotalConnectionsAsync(stats);
-
-        Assert.Null(cache.Get("side-by-side"));
-        long afterGet = await TotalConnectionsAsync(stats);
-        cache.Remove("side-by-side");
-        long afterRemove = afterGet;
-        for (long deadline = Environment.TickCount64 + 5_000; afterRemove != afterGet + shared && Environment.TickCount64 < deadline;)
-        {
-            await Task.Delay(20); // the pool opens its other slots in the background
-            afterRemove = await TotalConnectionsAsync(stats);
-        }
-
-        Assert.Equal(before + 1, afterGet);
-        Assert.Equal(afterGet + shared, afterRemove);
-        Assert.Equal("2", (await stats.GetStatsAsync()).Single().Value["delete_misses"]);
     }
 
     private static async Task<long> TotalConnectionsAsync(MemcachedClient stats) =>
