@@ -156,6 +156,48 @@ public sealed class MemcachedHybridCacheCoherenceTests(MemcachedServerFixture fi
         Assert.Equal("made 3", await farm[0].GetOrCreateAsync(key, Factory));
     }
 
+    [Theory]
+    [InlineData(HybridCacheCoherence.Bounded)]
+    [InlineData(HybridCacheCoherence.Strict)]
+    public async Task GetOrCreateAsync_MemcachedFrozenPastTheTimeoutDuringAMiss_AnotherServerLoadsAtOnceAfterIt(HybridCacheCoherence mode)
+    {
+        // The miss's lease read times out unanswered; memcached runs it when it wakes and sends its win to a closed
+        // connection. Left there, that win would hold every server's callers of the key for LockTimeout (a minute here).
+        using var server = MemcachedServer.Start();
+        using var farm = new HybridFarm(server, 2, o =>
+        {
+            o.L1Coherence = mode;
+            o.GetOrCreate = new GetOrCreateOptions { LockTimeout = TimeSpan.FromMinutes(1) };
+        }, client: o => o.OperationTimeout = TimeSpan.FromMilliseconds(400));
+        await farm.UntilPolledAsync();
+        string key = Key("hybrid-frozen-miss");
+        int calls = 0;
+        ValueTask<string> Factory(CancellationToken _) => ValueTask.FromResult($"made {Interlocked.Increment(ref calls)}");
+
+        server.Pause();
+        string during;
+        try
+        {
+            during = await farm[0].GetOrCreateAsync(key, Factory).AsTask().WaitAsync(Bound.NotStuck);
+        }
+        finally
+        {
+            server.Resume();
+        }
+
+        for (int i = 0; i < farm.Count; i++)
+        {
+            MemcachedClient client = farm.Client(i);
+            await Poll.UntilAsync(async () => await client.SetAsync(Key("probe"), "v") == MemcachedStoreResult.Stored, "the server's client storing again");
+        }
+
+        await Poll.UntilAsync(() => !farm.Internal(0).Log.InOutage && !farm.Internal(1).Log.InOutage, "both servers' first complete poll after the freeze");
+        string after = await farm[1].GetOrCreateAsync(key, Factory).AsTask().WaitAsync(TimeSpan.FromSeconds(10));
+
+        Assert.Equal(("made 1", "made 2", 2), (during, after, calls));
+        Assert.Equal("made 2", await farm[0].GetOrCreateAsync(key, Factory));
+    }
+
     [Fact]
     public async Task GetOrCreateAsync_MemcachedKilledServeL1DuringOutageOff_L1FallsThrough()
     {

@@ -318,9 +318,17 @@ internal sealed class MemcachedConnection
             _awaitingReply.Clear();
         }
 
+        // Closed by the client (a timeout, the server marked down): the server may still run what was written, a frozen
+        // one once it runs again, and answer into a closed connection.
+        bool unanswered = kind is MemcachedErrorKind.Timeout or MemcachedErrorKind.ServerDown;
         for (int i = 0; i < written.Count; i++)
         {
             MemcachedRequest request = written[i];
+            if (unanswered)
+            {
+                request.OnUnanswered();
+            }
+
             request.Fail(Failures.ForWritten(cause, oldest: i == 0, _endpoint.Name, request.Operation));
         }
 

@@ -225,6 +225,11 @@ internal sealed partial class MemcachedEngine : IDisposable
     private void OnNodeStateChanged(MemcachedNode node)
     {
         _router.OnNodeStateChanged(node);
+        if (!node.IsDown)
+        {
+            Wins.OnServerUp(node);
+        }
+
         NodeStateChanged?.Invoke(node);
     }
 }

@@ -14,6 +14,8 @@ internal sealed class CasRequest(MemcachedKey key, Wins wins) : MetaRequest<ulon
 
     private protected override string Command => "mg";
 
+    internal override void OnUnanswered() => wins.Unanswered(Server, key);
+
     internal override void Write(IBufferWriter<byte> writer) =>
         MetaWriter.WriteGet(writer, key, value: false, cas: true, Expiration.None, quiet: false, Opaque);
 

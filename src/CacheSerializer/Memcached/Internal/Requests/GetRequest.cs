@@ -102,6 +102,21 @@ internal sealed class GetRequest : MetaRequest<GetReply>
 
     internal override bool FollowsFailurePolicy => !_checked;
 
+    /// <summary>Every read asks for the CAS token, so any may have won a stale item's recache right, and a lease read
+    /// (<c>N</c>) a miss's placeholder too.</summary>
+    internal override void OnUnanswered() => _pool.Wins?.Unanswered(Server, _key);
+
+    /// <summary>A lease read whose caller has gone hands back the win of a placeholder or a stale entry (a plain read
+    /// already did in <see cref="OnReply"/>); an early refresh's win of a fresh entry lapses with it, as
+    /// <see cref="GetOrCreate.Leases"/> lets it lapse in the migration phase.</summary>
+    private protected override void OnUnclaimed(GetReply result)
+    {
+        if (!_returnsWin && result.Won && (result.IsPlaceholder || result.Stale))
+        {
+            _pool.Wins?.Return(_key, result.Cas, placeholder: result.IsPlaceholder);
+        }
+    }
+
     internal override string Operation => !_returnsWin ? "get_or_create" : _touchTtl >= 0 ? "gat" : _cas ? "gets" : "get";
 
     private protected override string Command => "mg";

@@ -39,6 +39,15 @@ internal sealed class KeyRequest : MetaRequest<bool>
 
     private protected override string Command => _kind == Kind.Touch ? "mg" : "md";
 
+    /// <summary>A touch asks for the CAS token, so it may have won a stale item's recache right.</summary>
+    internal override void OnUnanswered()
+    {
+        if (_kind == Kind.Touch)
+        {
+            _wins?.Unanswered(Server, _key);
+        }
+    }
+
     /// <summary><c>md &lt;key&gt; [C&lt;cas&gt;]</c>: removes the item (only if its CAS token is <paramref name="cas"/>, when not 0).</summary>
     internal static KeyRequest Delete(MemcachedKey key, ulong cas = 0) => new(key, Kind.Delete, Expiration.None, cas, null);
 

@@ -53,6 +53,13 @@ internal abstract class MemcachedRequest
     /// <summary>Fails the request (connection broken, timeout); no-op if it already completed.</summary>
     internal abstract void Fail(Exception exception);
 
+    /// <summary>The client closed the request's connection (a timeout, the server marked down) after writing it, so its
+    /// reply will never be read although the server may still run it: a read that may have won a key's recache right
+    /// (<c>W</c>) keeps the key for <see cref="GetOrCreate.Wins"/>, which releases that win once the server is back.</summary>
+    internal virtual void OnUnanswered()
+    {
+    }
+
     /// <summary>Hands the result of a whole reply (<see cref="TryParse"/> returned true) to the caller: its continuation is
     /// queued to the thread pool, never run here.</summary>
     internal abstract void Publish();
@@ -123,6 +130,11 @@ internal abstract class MemcachedRequest<TResult> : MemcachedRequest, IValueTask
     {
         if (Interlocked.Exchange(ref _completed, 1) != 0)
         {
+            if (_error is null)
+            {
+                OnUnclaimed(_result);
+            }
+
             return;
         }
 
@@ -144,6 +156,12 @@ internal abstract class MemcachedRequest<TResult> : MemcachedRequest, IValueTask
 
     /// <summary>Ends the caller's wait with a <see cref="TaskCanceledException"/> for <paramref name="token"/>.</summary>
     internal void Cancel(CancellationToken token) => Fail(new TaskCanceledException(null, null, token));
+
+    /// <summary>A reply was read whose caller had already gone (cancelled): what the reply gave that must not be lost
+    /// (a lease read's win) is handed back here, on the read thread.</summary>
+    private protected virtual void OnUnclaimed(TResult result)
+    {
+    }
 
     /// <summary>Makes a request that was answered and released by both its caller and its connection new again, for
     /// another call: a new version for what callers await, no result, and no reference to the last call's value.</summary>

@@ -37,6 +37,15 @@ internal sealed class MultiGetRequest : MemcachedRequest<GetReply[]>
 
     internal override int BatchSize => _keys.Count;
 
+    /// <summary>The keys after the last hit read: any of them may have won a stale item's recache right.</summary>
+    internal override void OnUnanswered()
+    {
+        for (long i = _lastIndex + 1; _wins is not null && i < _keys.Count; i++)
+        {
+            _wins.Unanswered(Server, _keys[(int)i]);
+        }
+    }
+
     internal override void Write(IBufferWriter<byte> writer)
     {
         for (int i = 0; i < _keys.Count; i++)
