@@ -1,3 +1,4 @@
+using CacheSerializer.LocalServers;
 using CacheSerializer.Tests.Memcached.Fixtures;
 using Microsoft.Extensions.Caching.Hybrid;
 
@@ -39,6 +40,42 @@ public sealed class MemcachedHybridCacheTagTests(MemcachedServerFixture fixture)
         }
 
         Assert.Equal(1, table.Reads(other));
+    }
+
+    [Fact]
+    public async Task SetAsync_OnAServerBeforeItsFirstPollAfterEverythingWasRemoved_EntryServedByTheFarm()
+    {
+        // An entry's creation sequence is the last one its server's poller saw; before its first poll that was 0, older
+        // than the removal of "*" made long before, so every server refused the entry (and recreated it) for good.
+        // memcached is frozen while the new server starts, so its SetAsync runs before its first poll can complete.
+        using var server = MemcachedServer.Start();
+        using var farm = new HybridFarm(server, 1, client: o => o.OperationTimeout = TimeSpan.FromSeconds(10));
+        await farm.UntilPolledAsync();
+        await farm[0].RemoveByTagAsync("*");
+        string key = Key("hybrid-first-moments");
+        string tag = Key("tag");
+        server.Pause();
+        ValueTask set;
+        using (var starting = new HybridFarm(server, 1, client: o => o.OperationTimeout = TimeSpan.FromSeconds(10)))
+        {
+            try
+            {
+                Assert.Equal(0, starting.Internal(0).Log.CompletePolls);
+                set = starting[0].SetAsync(key, "set in the first moments", tags: [tag]);
+                await Task.Delay(200);
+            }
+            finally
+            {
+                server.Resume();
+            }
+
+            await set.AsTask().WaitAsync(Bound.NotStuck);
+        }
+
+        int calls = 0;
+        string read = await farm[0].GetOrCreateAsync(key, _ => ValueTask.FromResult($"made {Interlocked.Increment(ref calls)}"), tags: [tag]);
+
+        Assert.Equal(("set in the first moments", 0), (read, calls));
     }
 
     [Fact]

@@ -55,6 +55,37 @@ internal sealed partial class InvalidationLog : IDisposable
     /// <summary>Gets the last sequence whose log items (and every one before) this process has applied; 0 before the first poll.</summary>
     internal ulong Seen => (ulong)Volatile.Read(ref _seen);
 
+    /// <summary>The creation sequence of an entry made now (docs/hybrid.md, "Tags"): <see cref="Seen"/> once a poll
+    /// completed; before the first one, the counter itself (one request), which every removal that began before it is at
+    /// or below, so that an entry made in a server's first moments is not judged older than every removal ever made
+    /// (with <c>*</c> once removed, it would be refused everywhere); 0 when the counter cannot be read (older than any
+    /// removal: refused where a tag of it or <c>*</c> was ever removed, never served stale).</summary>
+    internal ValueTask<ulong> CreationAsync(CancellationToken cancellationToken)
+    {
+        ulong seen = Seen;
+        return seen != 0 ? ValueTask.FromResult(seen) : new ValueTask<ulong>(ReadCounterAsync(cancellationToken));
+    }
+
+    private async Task<ulong> ReadCounterAsync(CancellationToken cancellationToken)
+    {
+        try
+        {
+            return await ReadLatestAsync(cancellationToken).ConfigureAwait(false) ?? Seen;
+        }
+        catch (MemcachedException)
+        {
+            return Seen;
+        }
+    }
+
+    /// <summary>Reads <c>hc:seq</c> (<c>ma</c> by 0, created at the current time when missing); null when its server
+    /// failed under <see cref="ServerFailurePolicy.Miss"/>.</summary>
+    private Task<ulong?> ReadLatestAsync(CancellationToken cancellationToken)
+    {
+        MemcachedKey sequenceKey = _engine.Key(SequenceKey);
+        return _engine.ExecuteAsync(sequenceKey, new ArithmeticRequest(sequenceKey, false, 0, (ulong)NowMicroseconds, null), cancellationToken);
+    }
+
     /// <summary>Gets a value indicating whether the last complete poll started less than the bound ago.</summary>
     internal bool IsFresh
     {
@@ -158,8 +189,7 @@ internal sealed partial class InvalidationLog : IDisposable
     /// <summary>One poll; true when complete.</summary>
     private async Task<bool> PollAsync(CancellationToken cancellationToken)
     {
-        MemcachedKey sequenceKey = _engine.Key(SequenceKey);
-        if (await _engine.ExecuteAsync(sequenceKey, new ArithmeticRequest(sequenceKey, false, 0, (ulong)NowMicroseconds, null), cancellationToken).ConfigureAwait(false) is not ulong latest)
+        if (await ReadLatestAsync(cancellationToken).ConfigureAwait(false) is not ulong latest)
         {
             EnterOutage(); // the counter's server failed (ServerFailurePolicy.Miss)
             return false;

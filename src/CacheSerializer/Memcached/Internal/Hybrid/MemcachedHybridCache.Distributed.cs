@@ -142,7 +142,7 @@ internal sealed partial class MemcachedHybridCache
             leased = await _engine.Leases.GetOrCreateAsync(call.Key, async token =>
             {
                 // The creation sequence is read before the factory: a tag removal made while it runs comes after it.
-                ulong creation = _log.Seen;
+                ulong creation = await _log.CreationAsync(token).ConfigureAwait(false);
                 T value = await call.Factory(call.State, token).ConfigureAwait(false);
                 HybridEnvelope envelope = call.Codec.Wrap(value, creation, call.Tags);
                 if (!Fits(envelope))
@@ -177,7 +177,7 @@ internal sealed partial class MemcachedHybridCache
     /// <summary>Runs the factory here, outside the lease (the flags forbid it, or memcached failed).</summary>
     private async Task<Made<T>> CreateAsync<TState, T>(Call<TState, T> call, bool store, CancellationToken cancellationToken)
     {
-        ulong creation = _log.Seen;
+        ulong creation = await _log.CreationAsync(cancellationToken).ConfigureAwait(false);
         T value = await call.Factory(call.State, cancellationToken).ConfigureAwait(false);
         HybridEnvelope envelope = call.Codec.Wrap(value, creation, call.Tags);
         if (!Fits(envelope))

@@ -91,7 +91,7 @@ internal sealed partial class MemcachedHybridCache : HybridCache, IDisposable
 
         var call = new Call<int, T>(this, key, 0, null!, Resolve(options), TagsOf(tags), _serializers.For<T>());
         _local.Drop(key, 0);
-        HybridEnvelope envelope = call.Codec.Wrap(value, _log.Seen, call.Tags);
+        HybridEnvelope envelope = call.Codec.Wrap(value, await _log.CreationAsync(cancellationToken).ConfigureAwait(false), call.Tags);
         byte[]? stored = Fits(envelope) ? envelope.ToBytes() : null;
         if (stored is not null && !call.Has(HybridCacheEntryFlags.DisableDistributedCacheWrite))
         {
