@@ -31,14 +31,21 @@ internal sealed partial class InvalidationLog : IDisposable
     private readonly TimeSpan _stallLimit;
     private readonly Thread _thread;
     private readonly ManualResetEventSlim _stopping = new();
+    private readonly Func<CancellationToken, Task> _afterCompletePoll;
     private long _seen;
     private long _lastCompleteStart;
     private long _stalledSince;
     private long _outageSince;
     private int _polls;
 
-    internal InvalidationLog(MemcachedEngine engine, LocalCache local, TagTable tags, TimeSpan bound)
+    /// <param name="engine">The client's engine.</param>
+    /// <param name="local">The L1 the log's items drop copies from.</param>
+    /// <param name="tags">The tag table the log's items record removals in.</param>
+    /// <param name="bound">The invalidation bound; the poller runs every half of it.</param>
+    /// <param name="afterCompletePoll">Runs on the poller's thread after each complete poll (the pending changes made again).</param>
+    internal InvalidationLog(MemcachedEngine engine, LocalCache local, TagTable tags, TimeSpan bound, Func<CancellationToken, Task>? afterCompletePoll = null)
     {
+        _afterCompletePoll = afterCompletePoll ?? (static _ => Task.CompletedTask);
         _engine = engine;
         _local = local;
         _tags = tags;
@@ -160,6 +167,7 @@ internal sealed partial class InvalidationLog : IDisposable
                 {
                     Volatile.Write(ref _lastCompleteStart, start);
                     Interlocked.Increment(ref _polls);
+                    SyncCall.Run(() => _afterCompletePoll(_engine.Lifetime));
                 }
             }
             catch (MemcachedException) when (!_engine.IsDisposed)

@@ -22,6 +22,7 @@ internal sealed partial class MemcachedHybridCache : HybridCache, IDisposable
     private readonly LocalCache _local;
     private readonly TagTable _tags;
     private readonly InvalidationLog _log;
+    private readonly PendingChanges _pending = new();
     private readonly ILogger _logger;
     private int _keyTooLongLogged;
 
@@ -40,7 +41,7 @@ internal sealed partial class MemcachedHybridCache : HybridCache, IDisposable
         _serializers = new HybridSerializers(services, new ItemReader(engine.Transcoder, engine.Settings.OnUnreadableItem, _logger, "memcached HybridCache"));
         _local = new LocalCache(options.MaximumLocalEntries);
         _tags = new TagTable(engine);
-        _log = new InvalidationLog(engine, _local, _tags, options.InvalidationBound);
+        _log = new InvalidationLog(engine, _local, _tags, options.InvalidationBound, RetryPendingAsync);
     }
 
     /// <summary>Gets the invalidation log and its poller (for tests).</summary>
@@ -48,6 +49,9 @@ internal sealed partial class MemcachedHybridCache : HybridCache, IDisposable
 
     /// <summary>Gets the in-process level (for tests).</summary>
     internal LocalCache Local => _local;
+
+    /// <summary>Gets the removals memcached did not take yet (for tests).</summary>
+    internal PendingChanges Pending => _pending;
 
     private bool Strict => _options.L1Coherence == HybridCacheCoherence.Strict;
 
@@ -69,6 +73,13 @@ internal sealed partial class MemcachedHybridCache : HybridCache, IDisposable
         if (!call.Has(HybridCacheEntryFlags.DisableLocalCacheRead) && await TryLocalAsync(call, cancellationToken).ConfigureAwait(false) is { } local)
         {
             return local.Value;
+        }
+
+        if (_pending.Holds(key) && !await _pending.RetryKeyAsync(key, MakeAgainAsync, cancellationToken).ConfigureAwait(false))
+        {
+            // Its removal has not reached memcached yet: what memcached holds may be the old value. Neither served nor
+            // stored here until it has (other servers, which do not know, may still read it: docs/hybrid.md, "Failures").
+            return (await CreateAsync(call, store: false, cancellationToken).ConfigureAwait(false)).Value;
         }
 
         ulong readAt = _log.Seen;
@@ -93,13 +104,20 @@ internal sealed partial class MemcachedHybridCache : HybridCache, IDisposable
         _local.Drop(key, 0);
         HybridEnvelope envelope = call.Codec.Wrap(value, await _log.CreationAsync(cancellationToken).ConfigureAwait(false), call.Tags);
         byte[]? stored = Fits(envelope) ? envelope.ToBytes() : null;
+        bool taken = true;
         if (stored is not null && !call.Has(HybridCacheEntryFlags.DisableDistributedCacheWrite))
         {
-            await StoreAsync(key, stored, call.Entry.Expiration, cancellationToken).ConfigureAwait(false);
+            taken = await StoreAsync(key, stored, call.Entry.Expiration, cancellationToken).ConfigureAwait(false);
         }
 
         ulong n = await AppendAsync(tag: false, key, cancellationToken).ConfigureAwait(false);
         _local.Drop(key, n);
+        if (!taken || n == 0)
+        {
+            _pending.Add(tag: false, key); // made again as a removal: the next read loads the value anew
+            return;
+        }
+
         await WaitTheBoundUnlessStrictAsync(cancellationToken).ConfigureAwait(false);
         if (stored is not null && !call.Has(HybridCacheEntryFlags.DisableLocalCacheWrite))
         {
@@ -144,9 +162,11 @@ internal sealed partial class MemcachedHybridCache : HybridCache, IDisposable
             }
             else
             {
-                // Not logged (memcached failed): this server at least serves none of its copies; a sequence it cannot
-                // know is not recorded, or the tag's entries would be refused here for good.
+                // Not logged (memcached failed): this server at least serves none of its copies, and logs the removal as
+                // soon as memcached takes it; a sequence it cannot know is not recorded, or the tag's entries would be
+                // refused here for good.
                 _local.Clear(_log.Seen);
+                _pending.Add(tag: true, tag);
             }
         })).ConfigureAwait(false);
         await Task.Delay(_options.InvalidationBound, cancellationToken).ConfigureAwait(false);
@@ -314,17 +334,71 @@ internal sealed partial class MemcachedHybridCache : HybridCache, IDisposable
     private async Task RemoveOneAsync(string key, CancellationToken cancellationToken)
     {
         _local.Drop(key, 0);
+        bool deleted = await TryDeleteAsync(key, cancellationToken).ConfigureAwait(false);
+        ulong n = await AppendAsync(tag: false, key, cancellationToken).ConfigureAwait(false);
+        _local.Drop(key, n);
+        if (!deleted || n == 0)
+        {
+            _pending.Add(tag: false, key);
+        }
+    }
+
+    /// <summary>Deletes a key at L2; false (logged) when memcached did not take it, under either failure policy.</summary>
+    private async Task<bool> TryDeleteAsync(string key, CancellationToken cancellationToken)
+    {
         try
         {
-            await _engine.DeleteAsync(key, cancellationToken).ConfigureAwait(false);
+            MemcachedKey encoded = _engine.Key(key);
+            await _engine.ExecuteAsync(encoded, KeyRequest.CheckedDelete(encoded), cancellationToken).ConfigureAwait(false);
+            return true;
         }
         catch (MemcachedException ex)
         {
             LogWriteFailed(_logger, "remove", ex);
+            return false;
+        }
+    }
+
+    /// <summary>Makes a pending change again (<see cref="PendingChanges"/>): a key deleted and logged, or a tag logged;
+    /// true when memcached took it.</summary>
+    private async Task<bool> MakeAgainAsync(bool tag, string name, CancellationToken cancellationToken)
+    {
+        if (!tag && !await TryDeleteAsync(name, cancellationToken).ConfigureAwait(false))
+        {
+            return false;
         }
 
-        ulong n = await AppendAsync(tag: false, key, cancellationToken).ConfigureAwait(false);
-        _local.Drop(key, n);
+        ulong n = await AppendAsync(tag, name, cancellationToken).ConfigureAwait(false);
+        if (n == 0)
+        {
+            return false;
+        }
+
+        if (tag)
+        {
+            _tags.Record(name, n);
+        }
+        else
+        {
+            _local.Drop(name, n);
+        }
+
+        return true;
+    }
+
+    /// <summary>After each complete poll of the log (on the poller's thread): the pending changes, made again.</summary>
+    private async Task RetryPendingAsync(CancellationToken cancellationToken)
+    {
+        if (_pending.IsEmpty)
+        {
+            return;
+        }
+
+        int made = await _pending.RetryAsync(MakeAgainAsync, cancellationToken).ConfigureAwait(false);
+        if (made > 0)
+        {
+            LogChangesMadeAgain(_logger, made);
+        }
     }
 
     /// <summary>Appends to the log; 0 when memcached could not be written (logged: other servers' L1 then keep the old
@@ -349,24 +423,36 @@ internal sealed partial class MemcachedHybridCache : HybridCache, IDisposable
         return 0;
     }
 
-    private async Task StoreAsync(string key, byte[] envelope, TimeSpan expiration, CancellationToken cancellationToken)
+    /// <summary>Stores an envelope at L2; false (logged) when memcached did not take it.</summary>
+    private async Task<bool> StoreAsync(string key, byte[] envelope, TimeSpan expiration, CancellationToken cancellationToken)
     {
         try
         {
             CacheItem item = _engine.Transcoder.Serialize(envelope);
-            await _engine.StoreAsync(StoreMode.Set, key, item, expiration, 0, cancellationToken).ConfigureAwait(false);
+            MemcachedStoreResult result = await _engine.StoreAsync(StoreMode.Set, key, item, expiration, 0, cancellationToken).ConfigureAwait(false);
+            if (result == MemcachedStoreResult.Stored)
+            {
+                return true;
+            }
+
+            LogWriteFailed(_logger, "store", null);
+            return false;
         }
         catch (MemcachedException ex)
         {
             LogWriteFailed(_logger, "store", ex);
+            return false;
         }
     }
 
     [LoggerMessage(EventId = 42, Level = LogLevel.Warning, Message = "memcached HybridCache: a key of {Length} characters is longer than MaximumKeyLength ({Limit}): such calls run the factory and cache nothing. Logged once")]
     private static partial void LogKeyNotCached(ILogger logger, int length, int limit);
 
-    [LoggerMessage(EventId = 43, Level = LogLevel.Warning, Message = "memcached HybridCache: a {Operation} failed; other servers' L1 copies may outlive the change until their local expiration")]
+    [LoggerMessage(EventId = 43, Level = LogLevel.Warning, Message = "memcached HybridCache: a {Operation} failed; the change is made again as soon as memcached takes it, and until then other servers may still read the old value")]
     private static partial void LogWriteFailed(ILogger logger, string operation, Exception? exception);
+
+    [LoggerMessage(EventId = 46, Level = LogLevel.Information, Message = "memcached HybridCache: {Count} changes memcached had not taken were made again")]
+    private static partial void LogChangesMadeAgain(ILogger logger, int count);
 
     /// <summary>One call's resolved entry options.</summary>
     private sealed record Entry(TimeSpan Expiration, TimeSpan LocalExpiration, HybridCacheEntryFlags Flags, EntryPolicy Lease);

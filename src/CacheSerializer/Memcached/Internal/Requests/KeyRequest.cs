@@ -13,14 +13,16 @@ internal sealed class KeyRequest : MetaRequest<bool>
     private readonly long _ttl;
     private readonly ulong _cas;
     private readonly Wins? _wins;
+    private readonly bool _checked;
 
-    private KeyRequest(MemcachedKey key, Kind kind, long ttl, ulong cas, Wins? wins)
+    private KeyRequest(MemcachedKey key, Kind kind, long ttl, ulong cas, Wins? wins, bool isChecked = false)
     {
         _key = key;
         _kind = kind;
         _ttl = ttl;
         _cas = cas;
         _wins = wins;
+        _checked = isChecked;
     }
 
     private enum Kind
@@ -50,6 +52,12 @@ internal sealed class KeyRequest : MetaRequest<bool>
 
     /// <summary><c>md &lt;key&gt; [C&lt;cas&gt;]</c>: removes the item (only if its CAS token is <paramref name="cas"/>, when not 0).</summary>
     internal static KeyRequest Delete(MemcachedKey key, ulong cas = 0) => new(key, Kind.Delete, Expiration.None, cas, null);
+
+    /// <summary><c>md &lt;key&gt;</c> whose server failure is thrown whatever <see cref="MemcachedClientOptions.OnServerFailure"/>
+    /// says: for a delete that must be made again if memcached did not take it (the HybridCache's pending changes).</summary>
+    internal static KeyRequest CheckedDelete(MemcachedKey key) => new(key, Kind.Delete, Expiration.None, 0, null, isChecked: true);
+
+    internal override bool FollowsFailurePolicy => !_checked;
 
     /// <summary><c>md &lt;key&gt; I [T&lt;ttl&gt;] [C&lt;cas&gt;]</c>: marks the item stale, so the next <c>mg</c> wins
     /// (<c>X W</c>) and the others see <c>X Z</c>, for <paramref name="seconds"/> from now.</summary>
