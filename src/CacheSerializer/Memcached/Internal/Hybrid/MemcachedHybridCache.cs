@@ -75,14 +75,21 @@ internal sealed partial class MemcachedHybridCache : HybridCache, IDisposable
             return local.Value;
         }
 
+        ulong readAt = _log.Seen;
         if (_pending.Holds(key) && !await _pending.RetryKeyAsync(key, MakeAgainAsync, cancellationToken).ConfigureAwait(false))
         {
-            // Its removal has not reached memcached yet: what memcached holds may be the old value. Neither served nor
-            // stored here until it has (other servers, which do not know, may still read it: docs/hybrid.md, "Failures").
-            return (await CreateAsync(call, store: false, cancellationToken).ConfigureAwait(false)).Value;
+            // Its removal has not reached memcached yet: what memcached holds may be the old value, so it is neither read
+            // nor written here until it has (other servers, which do not know, may still read it: docs/hybrid.md,
+            // "Failures"). The factory's value, made after the removal, is kept in L1 as any other.
+            Made<T> fresh = await CreateAsync(call, store: false, cancellationToken).ConfigureAwait(false);
+            if (!call.Has(HybridCacheEntryFlags.DisableLocalCacheWrite))
+            {
+                StoreLocal(call, fresh, readAt);
+            }
+
+            return fresh.Value;
         }
 
-        ulong readAt = _log.Seen;
         Made<T> made = await ReadThroughAsync(call, cancellationToken).ConfigureAwait(false);
         if (made.Envelope is not null && !call.Has(HybridCacheEntryFlags.DisableLocalCacheWrite))
         {
