@@ -203,7 +203,7 @@ public sealed class MemcachedClientAuthenticationTests(CertificatesFixture fixtu
         Assert.Equal(
             [
                 $"memcached client: the password of user 'app' is sent in clear text to {server.Endpoint}, which are reached without TLS; anyone on the network path can read it (set MemcachedClientOptions.Tls.Enabled)",
-                $"memcached server {server.Endpoint} is down, retried every 60000 ms; until it is back its calls are misses or fail fast (OnServerFailure): {reason}",
+                $"memcached server {server.Endpoint} is down, probed in 60000 ms and then every 60000 ms; until it is back its calls are misses or fail fast (OnServerFailure): {reason}",
             ],
             logs.Entries.Where(e => e.Level == LogLevel.Warning).Select(e => e.Message));
         HealthReportEntry entry = health.Entries["memcached"];

@@ -141,4 +141,36 @@ public sealed class MemcachedClientOutageTests
         Assert.Equal(1, meters.Sum("cacheserializer.memcached.outages"));
         Assert.DoesNotContain(logs.Entries, e => e.Level >= LogLevel.Error);
     }
+
+    [Fact]
+    public async Task ServerFrozenPastTheTimeout_ProbedAfterAQuarterOfTheIntervalThenEveryInterval()
+    {
+        // A timeout (a frozen, paused or swapping server) is the outage most likely to end at once: the first probe comes
+        // after a quarter of ServerDownInterval (here 1 s of 4 s), where a refused connect waits the whole interval.
+        using var server = MemcachedServer.Start();
+        var logs = new ListLoggerProvider();
+        using ILoggerFactory loggerFactory = LoggerFactory.Create(builder => builder.AddProvider(logs));
+        await using var client = new MemcachedClient(Options(server.Endpoint, o =>
+        {
+            o.OperationTimeout = TimeSpan.FromMilliseconds(300);
+            o.ServerDownInterval = TimeSpan.FromSeconds(4);
+        }), loggerFactory);
+        Assert.Equal(MemcachedStoreResult.Stored, await client.SetAsync("frozen:k", "v"));
+
+        server.Pause();
+        try
+        {
+            Assert.False((await client.GetAsync<string>("frozen:k")).Found); // times out: marked down
+        }
+        finally
+        {
+            server.Resume();
+        }
+
+        var clock = System.Diagnostics.Stopwatch.StartNew();
+        await Poll.UntilAsync(async () => (await client.GetAsync<string>("frozen:k")).Found, "the client reading the server again");
+
+        Assert.InRange(clock.Elapsed, TimeSpan.FromMilliseconds(500), TimeSpan.FromSeconds(3)); // was 4 s at least
+        Assert.Contains(logs.Entries, e => e.Message.StartsWith($"memcached server {server.Endpoint} is down, probed in 1000 ms and then every 4000 ms;", StringComparison.Ordinal));
+    }
 }

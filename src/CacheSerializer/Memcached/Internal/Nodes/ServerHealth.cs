@@ -79,17 +79,25 @@ internal sealed partial class ServerHealth
 
             _downCause = cause;
             _downSinceTimestamp = Stopwatch.GetTimestamp();
-            _retryAtTimestamp = _downSinceTimestamp + (long)(_settings.ServerDownInterval.TotalSeconds * Stopwatch.Frequency);
+            _retryAtTimestamp = _downSinceTimestamp + (long)(FirstProbeAfter(cause).TotalSeconds * Stopwatch.Frequency);
             Interlocked.Exchange(ref _failedCalls, 0);
 
             // Counted and logged before _down is published (a volatile write, which callers read without the lock): a
             // call that fails fast with ServerDown finds its outage already in the log and the metric. Once per outage.
             MemcachedTelemetry.RecordOutage(_endpoint);
-            LogServerDown(_logger, Name, _settings.ServerDownInterval.TotalMilliseconds, cause.Message);
+            LogServerDown(_logger, Name, FirstProbeAfter(cause).TotalMilliseconds, _settings.ServerDownInterval.TotalMilliseconds, cause.Message);
             _down = true;
             return true;
         }
     }
+
+    /// <summary>How long after being marked down a server is first probed: a quarter of
+    /// <see cref="MemcachedClientOptions.ServerDownInterval"/> when it stopped answering (a timeout: a frozen, paused or
+    /// swapping memcached often runs again at once, and every write a web server makes to it meanwhile fails), else the
+    /// whole interval (refused, unreachable, closed); later probes come every interval.</summary>
+    internal TimeSpan FirstProbeAfter(Exception cause) => cause is MemcachedException { Kind: MemcachedErrorKind.Timeout }
+        ? _settings.ServerDownInterval / 4
+        : _settings.ServerDownInterval;
 
     /// <summary>The failure of a call while the server is down: <see cref="MemcachedErrorKind.ServerDown"/>, or, when it
     /// is down because it refuses the client's TLS or credentials, that refusal's kind and words (not "down").</summary>
@@ -133,8 +141,8 @@ internal sealed partial class ServerHealth
         _down = false;
     }
 
-    [LoggerMessage(EventId = 1, Level = LogLevel.Warning, Message = "memcached server {Server} is down, retried every {IntervalMs} ms; until it is back its calls are misses or fail fast (OnServerFailure): {Reason}")]
-    private static partial void LogServerDown(ILogger logger, string server, double intervalMs, string reason);
+    [LoggerMessage(EventId = 1, Level = LogLevel.Warning, Message = "memcached server {Server} is down, probed in {FirstProbeMs} ms and then every {IntervalMs} ms; until it is back its calls are misses or fail fast (OnServerFailure): {Reason}")]
+    private static partial void LogServerDown(ILogger logger, string server, double firstProbeMs, double intervalMs, string reason);
 
     [LoggerMessage(EventId = 2, Level = LogLevel.Information, Message = "memcached server {Server} is back up after {DownSeconds:F1} s down; {FailedCalls} calls failed or missed meanwhile{Flushed}")]
     private static partial void LogServerUp(ILogger logger, string server, double downSeconds, long failedCalls, string flushed);
