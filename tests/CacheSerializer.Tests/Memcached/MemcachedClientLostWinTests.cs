@@ -41,14 +41,7 @@ public sealed class MemcachedClientLostWinTests
 
         // memcached ran the abandoned read when it woke: it created the placeholder and sent its win to a closed connection.
         await UntilBackAsync(first);
-        int calls = 0;
-        string value = await second.GetOrCreateAsync(key, _ =>
-        {
-            Interlocked.Increment(ref calls);
-            return Task.FromResult("after the freeze");
-        }, Lease).WaitAsync(NoStall);
-
-        Assert.Equal(("after the freeze", 1), (value, calls));
+        Assert.Equal(("after the freeze", 1), await LoadAsync(second, key, "after the freeze"));
         Assert.Equal("after the freeze", (await second.GetAsync<string>(key)).Value);
     }
 
@@ -65,14 +58,7 @@ public sealed class MemcachedClientLostWinTests
         await TimeOutLeaseReadWhileFrozenAsync(server, first, key);
 
         await UntilBackAsync(first);
-        int calls = 0;
-        string value = await second.GetOrCreateAsync(key, _ =>
-        {
-            Interlocked.Increment(ref calls);
-            return Task.FromResult("new");
-        }, Lease).WaitAsync(NoStall);
-
-        Assert.Equal(("new", 1), (value, calls));
+        Assert.Equal(("new", 1), await LoadAsync(second, key, "new"));
         GetReply stored = await second.Engine.Reads.GetRawAsync(key, CancellationToken.None);
         Assert.Equal((true, false), (stored.Hit, stored.Stale));
     }
@@ -99,14 +85,7 @@ public sealed class MemcachedClientLostWinTests
         }
 
         // The first client's connection reads the winning reply of the cancelled read; the second asks at once.
-        int calls = 0;
-        string value = await second.GetOrCreateAsync(key, _ =>
-        {
-            Interlocked.Increment(ref calls);
-            return Task.FromResult("from the second server");
-        }, Lease).WaitAsync(NoStall);
-
-        Assert.Equal(("from the second server", 1), (value, calls));
+        Assert.Equal(("from the second server", 1), await LoadAsync(second, key, "from the second server"));
     }
 
     /// <summary>Freezes memcached and makes <paramref name="client"/>'s lease read of <paramref name="key"/> time out:
@@ -124,6 +103,19 @@ public sealed class MemcachedClientLostWinTests
         {
             server.Resume();
         }
+    }
+
+    /// <summary>The other web server's call, which must not wait for a lost win: the value it returns and how many
+    /// times its factory (which makes <paramref name="made"/>) ran.</summary>
+    private static async Task<(string Value, int Calls)> LoadAsync(MemcachedClient client, string key, string made)
+    {
+        int calls = 0;
+        string value = await client.GetOrCreateAsync(key, _ =>
+        {
+            Interlocked.Increment(ref calls);
+            return Task.FromResult(made);
+        }, Lease).WaitAsync(NoStall);
+        return (value, calls);
     }
 
     /// <summary>Waits until <paramref name="client"/> stores on the server again (its probe marked it up).</summary>

@@ -1,6 +1,7 @@
 using CacheSerializer.LocalServers;
 using CacheSerializer.Memcached;
 using CacheSerializer.Tests.Memcached.Fixtures;
+using Microsoft.Extensions.Caching.Hybrid;
 
 namespace CacheSerializer.Tests.Memcached.Hybrid;
 
@@ -9,104 +10,96 @@ namespace CacheSerializer.Tests.Memcached.Hybrid;
 /// server reads the old value from L2 after that (before, it stayed there until it expired).</summary>
 public sealed class MemcachedHybridCachePendingChangesTests
 {
-    private static HybridFarm Farm(MemcachedServer server) => new(server, 2, client: o =>
-    {
-        o.OperationTimeout = TimeSpan.FromMilliseconds(400);
-        o.ServerDownInterval = TimeSpan.FromMilliseconds(200);
-    });
-
-    private static string Key(string name) => MemcachedServerFixture.UniqueKey(name);
-
     [Fact]
     public async Task RemoveAsync_WhileMemcachedIsFrozen_MadeAgainWhenItAnswersAndNoServerReadsTheOldValue()
     {
-        using var server = MemcachedServer.Start();
-        using HybridFarm farm = Farm(server);
-        await farm.UntilPolledAsync();
-        string key = Key("hybrid-pending-remove");
-        int version = 0;
-        ValueTask<string> Database(CancellationToken _) => ValueTask.FromResult($"v{Volatile.Read(ref version)}");
-        Assert.Equal("v0", await farm[0].GetOrCreateAsync(key, Database));
-        Assert.Equal("v0", await farm[1].GetOrCreateAsync(key, Database));
+        using var run = new FrozenRun("hybrid-pending-remove");
+        Assert.Equal("v0", await run.ReadAsync(0));
+        Assert.Equal("v0", await run.ReadAsync(1));
 
-        await FrozenAsync(server, async () =>
-        {
-            Volatile.Write(ref version, 1);
-            await farm[0].RemoveAsync(key); // the delete times out: memcached keeps v0
-            Assert.Equal(1, farm.Internal(0).Pending.Count);
-        });
+        await run.ChangeWhileFrozenAsync(cache => cache.RemoveAsync(run.Key)); // the delete times out: memcached keeps v0
 
-        await UntilTakenAsync(farm);
-        Assert.Equal("v1", await farm[1].GetOrCreateAsync(key, Database));
-        Assert.Equal("v1", await farm[0].GetOrCreateAsync(key, Database));
+        Assert.Equal("v1", await run.ReadAsync(1));
+        Assert.Equal("v1", await run.ReadAsync(0));
     }
 
     [Fact]
     public async Task RemoveByTagAsync_WhileMemcachedIsFrozen_LoggedWhenItAnswersAndTheOtherServerRecreates()
     {
-        using var server = MemcachedServer.Start();
-        using HybridFarm farm = Farm(server);
-        await farm.UntilPolledAsync();
-        string key = Key("hybrid-pending-tag");
-        string tag = Key("tag");
-        int version = 0;
-        ValueTask<string> Database(CancellationToken _) => ValueTask.FromResult($"v{Volatile.Read(ref version)}");
-        Assert.Equal("v0", await farm[1].GetOrCreateAsync(key, Database, tags: [tag]));
+        using var run = new FrozenRun("hybrid-pending-tag");
+        Assert.Equal("v0", await run.ReadAsync(1));
 
-        await FrozenAsync(server, async () =>
-        {
-            Volatile.Write(ref version, 1);
-            await farm[0].RemoveByTagAsync(tag); // the log item cannot be written
-            Assert.Equal(1, farm.Internal(0).Pending.Count);
-        });
+        await run.ChangeWhileFrozenAsync(cache => cache.RemoveByTagAsync(run.Tag)); // the log item cannot be written
 
-        await UntilTakenAsync(farm);
-        Assert.Equal("v1", await farm[1].GetOrCreateAsync(key, Database, tags: [tag]));
+        Assert.Equal("v1", await run.ReadAsync(1));
     }
 
     [Fact]
     public async Task SetAsync_WhileMemcachedIsFrozen_TheOldValueIsRemovedWhenItAnswers()
     {
-        using var server = MemcachedServer.Start();
-        using HybridFarm farm = Farm(server);
-        await farm.UntilPolledAsync();
-        string key = Key("hybrid-pending-set");
-        int version = 0;
-        ValueTask<string> Database(CancellationToken _) => ValueTask.FromResult($"v{Volatile.Read(ref version)}");
-        Assert.Equal("v0", await farm[1].GetOrCreateAsync(key, Database));
+        using var run = new FrozenRun("hybrid-pending-set");
+        Assert.Equal("v0", await run.ReadAsync(1));
 
-        await FrozenAsync(server, async () =>
-        {
-            Volatile.Write(ref version, 1);
-            await farm[0].SetAsync(key, "v1"); // the store times out: memcached keeps v0
-            Assert.Equal(1, farm.Internal(0).Pending.Count);
-        });
+        await run.ChangeWhileFrozenAsync(cache => cache.SetAsync(run.Key, "v1", tags: [run.Tag])); // the store times out: memcached keeps v0
 
-        await UntilTakenAsync(farm);
-        Assert.Equal("v1", await farm[1].GetOrCreateAsync(key, Database));
+        Assert.Equal("v1", await run.ReadAsync(1));
     }
 
-    /// <summary>Runs <paramref name="during"/> with memcached frozen, then lets it run again.</summary>
-    private static async Task FrozenAsync(MemcachedServer server, Func<Task> during)
+    /// <summary>Two web servers over a memcached of their own (operation timeout 400 ms), one tagged key and its row's
+    /// version.</summary>
+    private sealed class FrozenRun : IDisposable
     {
-        server.Pause();
-        try
-        {
-            await during().WaitAsync(Bound.NotStuck);
-        }
-        finally
-        {
-            server.Resume();
-        }
-    }
+        private readonly MemcachedServer _server = MemcachedServer.Start();
+        private readonly HybridFarm _farm;
+        private int _version;
 
-    /// <summary>Waits until memcached took every pending change and the other server's poller read the log since.</summary>
-    private static async Task UntilTakenAsync(HybridFarm farm)
-    {
-        await Poll.UntilAsync(() => farm.Internal(0).Pending.IsEmpty, "the pending change made again");
+        public FrozenRun(string name)
+        {
+            _farm = new HybridFarm(_server, 2, client: o =>
+            {
+                o.OperationTimeout = TimeSpan.FromMilliseconds(400);
+                o.ServerDownInterval = TimeSpan.FromMilliseconds(200);
+            });
+            Key = MemcachedServerFixture.UniqueKey(name);
+            Tag = MemcachedServerFixture.UniqueKey("tag");
+            _farm.UntilPolledAsync().GetAwaiter().GetResult();
+        }
 
-        // A poll of the other server that started after the change was logged (two more complete polls) applied it.
-        int polls = farm.Internal(1).Log.CompletePolls;
-        await Poll.UntilAsync(() => !farm.Internal(1).Log.InOutage && farm.Internal(1).Log.CompletePolls >= polls + 2, "the other server's poller reading the log again");
+        public string Key { get; }
+
+        public string Tag { get; }
+
+        /// <summary>The key on web server <paramref name="server"/>, its factory reading the row's current version.</summary>
+        public ValueTask<string> ReadAsync(int server) =>
+            _farm[server].GetOrCreateAsync(Key, _ => ValueTask.FromResult($"v{Volatile.Read(ref _version)}"), tags: [Tag]);
+
+        /// <summary>Freezes memcached, updates the row and makes <paramref name="change"/> on web server 0 (which keeps it
+        /// pending), lets memcached run again, and waits until the change was made again and web server 1 read the log since.</summary>
+        public async Task ChangeWhileFrozenAsync(Func<HybridCache, ValueTask> change)
+        {
+            _server.Pause();
+            try
+            {
+                Volatile.Write(ref _version, 1);
+                await change(_farm[0]).AsTask().WaitAsync(Bound.NotStuck);
+                Assert.Equal(1, _farm.Internal(0).Pending.Count);
+            }
+            finally
+            {
+                _server.Resume();
+            }
+
+            await Poll.UntilAsync(() => _farm.Internal(0).Pending.IsEmpty, "the pending change made again");
+
+            // A poll of the other server that started after the change was logged (two more complete polls) applied it.
+            int polls = _farm.Internal(1).Log.CompletePolls;
+            await Poll.UntilAsync(() => !_farm.Internal(1).Log.InOutage && _farm.Internal(1).Log.CompletePolls >= polls + 2, "the other server's poller reading the log again");
+        }
+
+        public void Dispose()
+        {
+            _farm.Dispose();
+            _server.Dispose();
+        }
     }
 }
