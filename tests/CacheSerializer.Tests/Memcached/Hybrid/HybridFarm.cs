@@ -45,6 +45,16 @@ internal sealed class HybridFarm : IDisposable
         () => Enumerable.Range(0, Count).All(i => Internal(i).Log.IsFresh),
         "every server's first complete poll of the invalidation log");
 
+    /// <summary>Waits until every server's poller completed two more polls, so one that began after this call: every
+    /// log item written before it is applied (an outage the poller was in has ended).</summary>
+    public async Task UntilPolledAgainAsync()
+    {
+        int[] polls = [.. Enumerable.Range(0, Count).Select(i => Internal(i).Log.CompletePolls)];
+        await Poll.UntilAsync(
+            () => Enumerable.Range(0, Count).All(i => Internal(i).Log.CompletePolls >= polls[i] + 2),
+            "every server's poller reading the log again");
+    }
+
     public void Dispose()
     {
         foreach (ServiceProvider provider in _providers)
