@@ -75,6 +75,10 @@ internal sealed record HybridPhaseResult
     /// web server stopped that long.</summary>
     public long LockTimeouts { get; init; }
 
+    /// <summary>Gets the longest a read took, in milliseconds: how long the longest stop of a caller lasted (a read
+    /// over <see cref="HybridPhaseTally.SlowRead"/> is named in <see cref="Samples"/>).</summary>
+    public double SlowestReadMilliseconds { get; init; }
+
     /// <summary>Gets the exceptions thrown to callers (reads) and to the updater (removals).</summary>
     public long Errors { get; init; }
 

@@ -1,5 +1,6 @@
 using System.Collections.Concurrent;
 using System.Diagnostics;
+using System.Globalization;
 using CacheSerializer.LoadTest.Scenarios;
 
 namespace CacheSerializer.LoadTest.Hybrid;
@@ -11,8 +12,13 @@ internal sealed class HybridPhaseTally(HybridPhase phase)
     /// <summary>What a read's check returns for a stale value.</summary>
     public const string Stale = "stale";
 
+    /// <summary>A read longer than this is named in the samples: a caller stopped (the 1 ms between calls and a 20 ms
+    /// factory make a normal read far shorter).</summary>
+    public static readonly TimeSpan SlowRead = TimeSpan.FromSeconds(1);
+
     private readonly MessageSamples _samples = new();
     private readonly ConcurrentDictionary<(int Key, int Version, int Build), int> _calls = new();
+    private long _slowestTicks;
     private long _reads;
     private long _stale;
     private long _l2Reads;
@@ -38,6 +44,9 @@ internal sealed class HybridPhaseTally(HybridPhase phase)
 
     /// <summary>Gets the stale reads among <see cref="L2Reads"/>.</summary>
     public long StaleL2Reads => Interlocked.Read(ref _staleL2);
+
+    /// <summary>Gets the longest a read took, in <see cref="Stopwatch"/> ticks.</summary>
+    public TimeSpan SlowestRead => Stopwatch.GetElapsedTime(0, Interlocked.Read(ref _slowestTicks));
 
     /// <summary>Gets the reads of both kinds whose own factory did not run.</summary>
     public long Hits => Interlocked.Read(ref _hits);
@@ -84,8 +93,21 @@ internal sealed class HybridPhaseTally(HybridPhase phase)
     /// <param name="source">Where its value came from.</param>
     /// <param name="problem">Null, <see cref="Stale"/>, or what is wrong.</param>
     /// <param name="started">When it began (<see cref="Stopwatch.GetTimestamp"/>).</param>
-    public void Read(bool l2, HybridReadSource source, string? problem, long started)
+    /// <param name="key">Its key, named in the samples when the read took more than <see cref="SlowRead"/>.</param>
+    public void Read(bool l2, HybridReadSource source, string? problem, long started, string key)
     {
+        long took = Stopwatch.GetTimestamp() - started;
+        for (long slowest = Interlocked.Read(ref _slowestTicks); took > slowest;)
+        {
+            long was = Interlocked.CompareExchange(ref _slowestTicks, took, slowest);
+            slowest = was == slowest ? took : was;
+        }
+
+        if (Stopwatch.GetElapsedTime(0, took) > SlowRead)
+        {
+            _samples.Add(string.Create(CultureInfo.InvariantCulture, $"slow read: {key} took {Stopwatch.GetElapsedTime(0, took).TotalMilliseconds:0} ms ({source}{(l2 ? ", skipping L1" : string.Empty)}), ended {DateTime.UtcNow:HH:mm:ss.fff} UTC"));
+        }
+
         Interlocked.Increment(ref l2 ? ref _l2Reads : ref _reads);
         if (source != HybridReadSource.Factory)
         {

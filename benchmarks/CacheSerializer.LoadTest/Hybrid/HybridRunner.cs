@@ -72,7 +72,7 @@ internal static class HybridRunner
     private static string Summary(HybridContenderResult result) =>
         $"{result.Contender}: " + string.Join("; ", result.Phases.Select(p => string.Create(
             CultureInfo.InvariantCulture,
-            $"{p.Phase} {p.Reads + p.L2Reads:N0} reads ({p.ReadsPerSecond:N0}/s, {p.HitRate:P1} hits, {p.L1HitShare:P1} L1), stale {p.StaleReads:N0} ({p.StaleShare:P2}), at L2 {p.StaleL2Reads:N0}, {p.CallsPerVersion:0.00} calls per version, {p.NetworkBytesPerRead:N0} B/read, {p.LockTimeouts} lock timeouts, {p.Errors} errors, {p.Corruptions} corruptions")));
+            $"{p.Phase} {p.Reads + p.L2Reads:N0} reads ({p.ReadsPerSecond:N0}/s, {p.HitRate:P1} hits, {p.L1HitShare:P1} L1), stale {p.StaleReads:N0} ({p.StaleShare:P2}), at L2 {p.StaleL2Reads:N0}, {p.CallsPerVersion:0.00} calls per version, {p.NetworkBytesPerRead:N0} B/read, {p.LockTimeouts} lock timeouts, slowest read {p.SlowestReadMilliseconds:N0} ms, {p.Errors} errors, {p.Corruptions} corruptions")));
 
     private static async Task<HybridContenderResult> RunContenderAsync(HybridContender contender, ServerSet servers, RedisServer redis, HybridSettings settings, CancellationToken cancellationToken)
     {
@@ -147,6 +147,7 @@ internal static class HybridRunner
             Corruptions = tally.Corruptions,
             OutageSeconds = frozenFor?.TotalSeconds,
             L2HitsBackAfterMilliseconds = tally.L2HitsBackAfter?.TotalMilliseconds,
+            SlowestReadMilliseconds = tally.SlowestRead.TotalMilliseconds,
             Samples = tally.Samples(),
         };
     }
@@ -296,7 +297,7 @@ internal static class HybridRunner
             try
             {
                 IHybridRow value = await server.Build.GetOrCreateAsync(server.Cache, run.Keys[k], factory, l2 ? skipL1 : entry, tagged ? [TagName(run.Truth.TagOf(k))] : null, stop).ConfigureAwait(false);
-                tally.Read(l2, SourceOf(factory, value), Check(run, k, floor, value), started);
+                tally.Read(l2, SourceOf(factory, value), Check(run, k, floor, value), started, run.Keys[k]);
             }
             catch (OperationCanceledException) when (stop.IsCancellationRequested)
             {
