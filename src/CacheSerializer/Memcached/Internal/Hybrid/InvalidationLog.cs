@@ -43,9 +43,9 @@ internal sealed partial class InvalidationLog : IDisposable
     /// <param name="tags">The tag table the log's items record removals in.</param>
     /// <param name="bound">The invalidation bound; the poller runs every half of it.</param>
     /// <param name="afterCompletePoll">Runs on the poller's thread after each complete poll (the pending changes made again).</param>
-    internal InvalidationLog(MemcachedEngine engine, LocalCache local, TagTable tags, TimeSpan bound, Func<CancellationToken, Task>? afterCompletePoll = null)
+    internal InvalidationLog(MemcachedEngine engine, LocalCache local, TagTable tags, TimeSpan bound, Func<CancellationToken, Task> afterCompletePoll)
     {
-        _afterCompletePoll = afterCompletePoll ?? (static _ => Task.CompletedTask);
+        _afterCompletePoll = afterCompletePoll;
         _engine = engine;
         _local = local;
         _tags = tags;

@@ -76,21 +76,13 @@ internal sealed partial class MemcachedHybridCache : HybridCache, IDisposable
         }
 
         ulong readAt = _log.Seen;
-        if (_pending.Holds(key) && !await _pending.RetryKeyAsync(key, MakeAgainAsync, cancellationToken).ConfigureAwait(false))
-        {
-            // Its removal has not reached memcached yet: what memcached holds may be the old value, so it is neither read
-            // nor written here until it has (other servers, which do not know, may still read it: docs/hybrid.md,
-            // "Failures"). The factory's value, made after the removal, is kept in L1 as any other.
-            Made<T> fresh = await CreateAsync(call, store: false, cancellationToken).ConfigureAwait(false);
-            if (!call.Has(HybridCacheEntryFlags.DisableLocalCacheWrite))
-            {
-                StoreLocal(call, fresh, readAt);
-            }
 
-            return fresh.Value;
-        }
-
-        Made<T> made = await ReadThroughAsync(call, cancellationToken).ConfigureAwait(false);
+        // A key whose removal has not reached memcached yet: what memcached holds may be the old value, so it is neither
+        // read nor written here until it has (other servers, which do not know, may still read it: docs/hybrid.md,
+        // "Failures"). The factory's value, made after the removal, is kept in L1 as any other.
+        Made<T> made = _pending.Holds(key) && !await _pending.RetryKeyAsync(key, MakeChangeAsync, cancellationToken).ConfigureAwait(false)
+            ? await CreateAsync(call, store: false, cancellationToken).ConfigureAwait(false)
+            : await ReadThroughAsync(call, cancellationToken).ConfigureAwait(false);
         if (made.Envelope is not null && !call.Has(HybridCacheEntryFlags.DisableLocalCacheWrite))
         {
             StoreLocal(call, made, readAt);
@@ -162,12 +154,7 @@ internal sealed partial class MemcachedHybridCache : HybridCache, IDisposable
 
         await Task.WhenAll(all.Select(async tag =>
         {
-            ulong n = await AppendAsync(tag: true, tag, cancellationToken).ConfigureAwait(false);
-            if (n != 0)
-            {
-                _tags.Record(tag, n);
-            }
-            else
+            if (!await MakeChangeAsync(tag: true, tag, cancellationToken).ConfigureAwait(false))
             {
                 // Not logged (memcached failed): this server at least serves none of its copies, and logs the removal as
                 // soon as memcached takes it; a sequence it cannot know is not recorded, or the tag's entries would be
@@ -366,9 +353,11 @@ internal sealed partial class MemcachedHybridCache : HybridCache, IDisposable
         }
     }
 
-    /// <summary>Makes a pending change again (<see cref="PendingChanges"/>): a key deleted and logged, or a tag logged;
-    /// true when memcached took it.</summary>
-    private async Task<bool> MakeAgainAsync(bool tag, string name, CancellationToken cancellationToken)
+    /// <summary>Makes a removal by tag, or a pending change again (<see cref="PendingChanges"/>): a key deleted and logged
+    /// (not logged when the delete failed: the next retry would log it again), or a tag logged; true when memcached took
+    /// it. A first removal by key logs even when its delete failed (<see cref="RemoveOneAsync"/>), so that other servers'
+    /// L1 copies go at once.</summary>
+    private async Task<bool> MakeChangeAsync(bool tag, string name, CancellationToken cancellationToken)
     {
         if (!tag && !await TryDeleteAsync(name, cancellationToken).ConfigureAwait(false))
         {
@@ -401,7 +390,7 @@ internal sealed partial class MemcachedHybridCache : HybridCache, IDisposable
             return;
         }
 
-        int made = await _pending.RetryAsync(MakeAgainAsync, cancellationToken).ConfigureAwait(false);
+        int made = await _pending.RetryAsync(MakeChangeAsync, cancellationToken).ConfigureAwait(false);
         if (made > 0)
         {
             LogChangesMadeAgain(_logger, made);

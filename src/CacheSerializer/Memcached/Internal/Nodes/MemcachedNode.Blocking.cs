@@ -44,6 +44,11 @@ internal sealed partial class MemcachedNode
                 MarkDown(ex);
             }
 
+            if (ex.Kind == MemcachedErrorKind.Timeout)
+            {
+                request.OnUnanswered(); // closed by the client, as a shared connection's timeout: the server may still run it
+            }
+
             request.Fail(ex);
             return request.AsValueTask();
         }

@@ -79,13 +79,14 @@ internal sealed partial class ServerHealth
 
             _downCause = cause;
             _downSinceTimestamp = Stopwatch.GetTimestamp();
-            _retryAtTimestamp = _downSinceTimestamp + (long)(FirstProbeAfter(cause).TotalSeconds * Stopwatch.Frequency);
+            TimeSpan firstProbe = FirstProbeAfter(cause);
+            _retryAtTimestamp = _downSinceTimestamp + (long)(firstProbe.TotalSeconds * Stopwatch.Frequency);
             Interlocked.Exchange(ref _failedCalls, 0);
 
             // Counted and logged before _down is published (a volatile write, which callers read without the lock): a
             // call that fails fast with ServerDown finds its outage already in the log and the metric. Once per outage.
             MemcachedTelemetry.RecordOutage(_endpoint);
-            LogServerDown(_logger, Name, FirstProbeAfter(cause).TotalMilliseconds, _settings.ServerDownInterval.TotalMilliseconds, cause.Message);
+            LogServerDown(_logger, Name, firstProbe.TotalMilliseconds, _settings.ServerDownInterval.TotalMilliseconds, cause.Message);
             _down = true;
             return true;
         }
@@ -95,7 +96,7 @@ internal sealed partial class ServerHealth
     /// <see cref="MemcachedClientOptions.ServerDownInterval"/> when it stopped answering (a timeout: a frozen, paused or
     /// swapping memcached often runs again at once, and every write a web server makes to it meanwhile fails), else the
     /// whole interval (refused, unreachable, closed); later probes come every interval.</summary>
-    internal TimeSpan FirstProbeAfter(Exception cause) => cause is MemcachedException { Kind: MemcachedErrorKind.Timeout }
+    private TimeSpan FirstProbeAfter(Exception cause) => cause is MemcachedException { Kind: MemcachedErrorKind.Timeout }
         ? _settings.ServerDownInterval / 4
         : _settings.ServerDownInterval;
 

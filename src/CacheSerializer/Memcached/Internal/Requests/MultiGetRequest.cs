@@ -40,7 +40,12 @@ internal sealed class MultiGetRequest : MemcachedRequest<GetReply[]>
     /// <summary>The keys after the last hit read: any of them may have won a stale item's recache right.</summary>
     internal override void OnUnanswered()
     {
-        for (long i = _lastIndex + 1; _wins is not null && i < _keys.Count; i++)
+        if (_wins is null)
+        {
+            return;
+        }
+
+        for (long i = _lastIndex + 1; i < _keys.Count; i++)
         {
             _wins.Unanswered(Server, _keys[(int)i]);
         }
