@@ -14,13 +14,23 @@ internal sealed class HybridFarm : IDisposable
     private readonly List<ServiceProvider> _providers = [];
 
     public HybridFarm(MemcachedServer server, int servers, Action<MemcachedHybridCacheOptions>? configure = null, Action<IServiceCollection>? services = null, Action<MemcachedClientOptions>? client = null)
+        : this([server], servers, configure, services, client)
+    {
+    }
+
+    /// <summary>A farm over several memcached servers (the client places keys on them by ketama).</summary>
+    public HybridFarm(MemcachedServer[] memcached, int servers, Action<MemcachedHybridCacheOptions>? configure = null, Action<IServiceCollection>? services = null, Action<MemcachedClientOptions>? client = null)
     {
         for (int i = 0; i < servers; i++)
         {
             var collection = new ServiceCollection();
             collection.AddMemcached(o =>
             {
-                o.Servers.Add(server.Endpoint);
+                foreach (MemcachedServer server in memcached)
+                {
+                    o.Servers.Add(server.Endpoint);
+                }
+
                 o.ConnectTimeout = TimeSpan.FromSeconds(2);
                 o.OperationTimeout = TimeSpan.FromSeconds(2);
                 o.ServerDownInterval = TimeSpan.FromMilliseconds(300);
@@ -39,6 +49,13 @@ internal sealed class HybridFarm : IDisposable
     internal MemcachedHybridCache Internal(int index) => (MemcachedHybridCache)this[index];
 
     public MemcachedClient Client(int index) => _providers[index].GetRequiredService<MemcachedClient>();
+
+    /// <summary>The memcached server (host:port) a caller's key lives on.</summary>
+    public string NodeOf(string key)
+    {
+        CacheSerializer.Memcached.Internal.Engine.MemcachedEngine engine = Client(0).Engine;
+        return engine.Locate(engine.Key(key)).Name;
+    }
 
     /// <summary>Waits until every server's poller has completed a poll (its L1 is served from then on).</summary>
     public Task UntilPolledAsync() => Poll.UntilAsync(

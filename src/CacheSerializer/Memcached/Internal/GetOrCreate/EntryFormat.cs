@@ -24,8 +24,9 @@ internal class EntryFormat<T>
     /// <summary>Reads an item; false for an unreadable item under <see cref="UnreadableItemPolicy.Miss"/>, with why in
     /// <paramref name="reason"/> (another contract or an unknown type is another build's item). <paramref name="cas"/> is
     /// the CAS token of the key's item the value stands for (for a build copy, the item it is bound to): any change of
-    /// the key changes it.</summary>
-    internal virtual bool TryRead(MemcachedEngine engine, CacheItem item, in MemcachedKey key, ulong cas, out T value, out TranscoderErrorKind reason)
+    /// the key changes it. <paramref name="ttl"/> is the item's remaining TTL in seconds as the read returned it (-1: none
+    /// or not asked), which bounds an in-process copy of the value.</summary>
+    internal virtual bool TryRead(MemcachedEngine engine, CacheItem item, in MemcachedKey key, ulong cas, long ttl, out T value, out TranscoderErrorKind reason)
     {
         bool read = engine.Items.TryRead(item, key, out T? found, out reason);
         value = found!;

@@ -200,7 +200,7 @@ internal sealed partial class Leases(MemcachedEngine engine)
 
         try
         {
-            return format.TryRead(engine, read, lease.Key, lease.IsCopy ? lease.BoundTo : reply.Cas, out value, out reason);
+            return format.TryRead(engine, read, lease.Key, lease.IsCopy ? lease.BoundTo : reply.Cas, reply.Ttl, out value, out reason);
         }
         catch when (reply.Won)
         {

@@ -77,7 +77,7 @@ internal sealed class HybridSerializers(IServiceProvider? services, ItemReader i
 
         /// <summary>Reads an entry's item: false when it is not an envelope (<see cref="TranscoderErrorKind.Malformed"/>)
         /// or its value cannot be read, with the value's reason (another contract: another build's entry).</summary>
-        internal override bool TryRead(MemcachedEngine engine, CacheItem item, in MemcachedKey key, ulong cas, out HybridEntry<T> value, out TranscoderErrorKind reason)
+        internal override bool TryRead(MemcachedEngine engine, CacheItem item, in MemcachedKey key, ulong cas, long ttl, out HybridEntry<T> value, out TranscoderErrorKind reason)
         {
             value = null!;
             if (!engine.Items.TryRead(item, key, out byte[]? bytes, out reason))
@@ -96,7 +96,7 @@ internal sealed class HybridSerializers(IServiceProvider? services, ItemReader i
                 return false;
             }
 
-            value = new HybridEntry<T>(read, envelope, cas);
+            value = new HybridEntry<T>(read, envelope, cas, ttl);
             return true;
         }
 

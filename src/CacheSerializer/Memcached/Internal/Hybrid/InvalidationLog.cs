@@ -36,6 +36,7 @@ internal sealed partial class InvalidationLog : IDisposable
     private long _lastCompleteStart;
     private long _stalledSince;
     private long _outageSince;
+    private long _allReadAt;
     private int _polls;
 
     /// <param name="engine">The client's engine.</param>
@@ -85,12 +86,14 @@ internal sealed partial class InvalidationLog : IDisposable
         }
     }
 
+    private Task<ulong?> ReadLatestAsync(CancellationToken cancellationToken) => ReadCounterAsync(_engine, cancellationToken);
+
     /// <summary>Reads <c>hc:seq</c> (<c>ma</c> by 0, created at the current time when missing); null when its server
     /// failed under <see cref="ServerFailurePolicy.Miss"/>.</summary>
-    private Task<ulong?> ReadLatestAsync(CancellationToken cancellationToken)
+    internal static Task<ulong?> ReadCounterAsync(MemcachedEngine engine, CancellationToken cancellationToken)
     {
-        MemcachedKey sequenceKey = _engine.Key(SequenceKey);
-        return _engine.ExecuteAsync(sequenceKey, new ArithmeticRequest(sequenceKey, false, 0, (ulong)NowMicroseconds, null), cancellationToken);
+        MemcachedKey sequenceKey = engine.Key(SequenceKey);
+        return engine.ExecuteAsync(sequenceKey, new ArithmeticRequest(sequenceKey, false, 0, (ulong)NowMicroseconds, null), cancellationToken);
     }
 
     /// <summary>Gets a value indicating whether the last complete poll started less than the bound ago.</summary>
@@ -127,9 +130,7 @@ internal sealed partial class InvalidationLog : IDisposable
 
         if (tag)
         {
-            byte[] sequence = new byte[sizeof(ulong)];
-            BinaryPrimitives.WriteUInt64LittleEndian(sequence, n);
-            if (await _engine.StoreAsync(StoreMode.Set, TagTable.KeyOf(name), new CacheItem(0, sequence), null, 0, cancellationToken).ConfigureAwait(false) != MemcachedStoreResult.Stored)
+            if (await _engine.StoreAsync(StoreMode.Set, TagTable.KeyOf(name), TagTable.Record(n), null, 0, cancellationToken).ConfigureAwait(false) != MemcachedStoreResult.Stored)
             {
                 return 0;
             }
@@ -165,6 +166,7 @@ internal sealed partial class InvalidationLog : IDisposable
             {
                 if (SyncCall.Run(() => PollAsync(_engine.Lifetime)))
                 {
+                    ReadAllRemovedAtNowAndThen();
                     Volatile.Write(ref _lastCompleteStart, start);
                     Interlocked.Increment(ref _polls);
                     SyncCall.Run(() => _afterCompletePoll(_engine.Lifetime));
@@ -192,6 +194,20 @@ internal sealed partial class InvalidationLog : IDisposable
                 _stopping.Wait(left);
             }
         }
+    }
+
+    /// <summary>Reads <c>*</c>'s record when it is not known here and once a second: every entry is judged by it, and a
+    /// record read that often stays at the head of memcached's LRU, as the counter does (its loss would cost every entry
+    /// made before it a miss: <see cref="TagTable"/>).</summary>
+    private void ReadAllRemovedAtNowAndThen()
+    {
+        if (_tags.KnowsAll && Stopwatch.GetElapsedTime(_allReadAt) < TimeSpan.FromSeconds(1))
+        {
+            return;
+        }
+
+        _allReadAt = Stopwatch.GetTimestamp();
+        SyncCall.Run(() => _tags.ReadAsync(TagTable.All, _engine.Lifetime));
     }
 
     /// <summary>One poll; true when complete.</summary>

@@ -61,7 +61,7 @@ internal sealed partial class MemcachedHybridCache
             return null; // a stale entry is the lease's to serve (its stale window) or recreate
         }
 
-        if (call.Codec.TryRead(_engine, reply.Item, encoded, reply.Cas, out HybridEntry<T> entry, out TranscoderErrorKind reason))
+        if (call.Codec.TryRead(_engine, reply.Item, encoded, reply.Cas, reply.Ttl, out HybridEntry<T> entry, out TranscoderErrorKind reason))
         {
             return await ServedAsync(call, encoded, reply.Cas, entry, cancellationToken).ConfigureAwait(false);
         }
@@ -81,7 +81,7 @@ internal sealed partial class MemcachedHybridCache
             return null;
         }
 
-        if (CopyFormat.TryUnwrap(copy.Item, otherBuild, out CacheItem copied) && call.Codec.TryRead(_engine, copied, copyKey, otherBuild, out entry, out _))
+        if (CopyFormat.TryUnwrap(copy.Item, otherBuild, out CacheItem copied) && call.Codec.TryRead(_engine, copied, copyKey, otherBuild, copy.Ttl, out entry, out _))
         {
             return await ServedAsync(call, copyKey, copy.Cas, entry, cancellationToken).ConfigureAwait(false);
         }
@@ -90,12 +90,12 @@ internal sealed partial class MemcachedHybridCache
         return null;
     }
 
-    /// <summary>Reads an entry or a copy with its CAS token; a miss when memcached failed.</summary>
+    /// <summary>Reads an entry or a copy with its CAS token and remaining TTL; a miss when memcached failed.</summary>
     private async Task<GetReply> ReadPlainAsync(MemcachedKey key, CancellationToken cancellationToken)
     {
         try
         {
-            return await _engine.ExecuteAsync(key, GetRequest.Gets(key, pooled: false, _engine.GetRequests), cancellationToken).ConfigureAwait(false);
+            return await _engine.ExecuteAsync(key, GetRequest.GetWithTtl(key, pooled: false, _engine.GetRequests), cancellationToken).ConfigureAwait(false);
         }
         catch (MemcachedException)
         {
@@ -110,7 +110,7 @@ internal sealed partial class MemcachedHybridCache
         HybridEnvelope envelope = entry.Envelope!;
         if (await _tags.IsValidAsync(envelope.Creation, envelope.Tags, _log.IsFresh, cancellationToken).ConfigureAwait(false))
         {
-            return new Made<T>(entry.Value, envelope, entry.Cas);
+            return new Made<T>(entry.Value, envelope, entry.Cas, entry.Ttl);
         }
 
         await MarkStaleAsync(key, cas, cancellationToken).ConfigureAwait(false);
@@ -142,7 +142,7 @@ internal sealed partial class MemcachedHybridCache
             leased = await _engine.Leases.GetOrCreateAsync(call.Key, async token =>
             {
                 // The creation sequence is read before the factory: a tag removal made while it runs comes after it.
-                ulong creation = await _log.CreationAsync(token).ConfigureAwait(false);
+                ulong creation = await CreationAsync(call.Tags, token).ConfigureAwait(false);
                 T value = await call.Factory(call.State, token).ConfigureAwait(false);
                 HybridEnvelope envelope = call.Codec.Wrap(value, creation, call.Tags);
                 if (!Fits(envelope))
@@ -170,14 +170,14 @@ internal sealed partial class MemcachedHybridCache
 
         return leased.Envelope is { } envelope
             && await _tags.IsValidAsync(envelope.Creation, envelope.Tags, _log.IsFresh, cancellationToken).ConfigureAwait(false)
-            ? new Made<T>(leased.Value, envelope, leased.Cas)
+            ? new Made<T>(leased.Value, envelope, leased.Cas, leased.Ttl)
             : null;
     }
 
     /// <summary>Runs the factory here, outside the lease (the flags forbid it, or memcached failed).</summary>
     private async Task<Made<T>> CreateAsync<TState, T>(Call<TState, T> call, bool store, CancellationToken cancellationToken)
     {
-        ulong creation = await _log.CreationAsync(cancellationToken).ConfigureAwait(false);
+        ulong creation = await CreationAsync(call.Tags, cancellationToken).ConfigureAwait(false);
         T value = await call.Factory(call.State, cancellationToken).ConfigureAwait(false);
         HybridEnvelope envelope = call.Codec.Wrap(value, creation, call.Tags);
         if (!Fits(envelope))

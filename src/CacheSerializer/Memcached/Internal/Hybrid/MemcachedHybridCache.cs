@@ -101,7 +101,7 @@ internal sealed partial class MemcachedHybridCache : HybridCache, IDisposable
 
         var call = new Call<int, T>(this, key, 0, null!, Resolve(options), TagsOf(tags), _serializers.For<T>());
         _local.Drop(key, 0);
-        HybridEnvelope envelope = call.Codec.Wrap(value, await _log.CreationAsync(cancellationToken).ConfigureAwait(false), call.Tags);
+        HybridEnvelope envelope = call.Codec.Wrap(value, await CreationAsync(call.Tags, cancellationToken).ConfigureAwait(false), call.Tags);
         byte[]? stored = Fits(envelope) ? envelope.ToBytes() : null;
         bool taken = true;
         if (stored is not null && !call.Has(HybridCacheEntryFlags.DisableDistributedCacheWrite))
@@ -180,6 +180,10 @@ internal sealed partial class MemcachedHybridCache : HybridCache, IDisposable
     private Task WaitTheBoundUnlessStrictAsync(CancellationToken cancellationToken) =>
         Strict ? Task.CompletedTask : Task.Delay(_options.InvalidationBound, cancellationToken);
 
+    /// <summary>The creation sequence of an entry with <paramref name="tags"/> whose value is made after now (docs/hybrid.md, "Tags").</summary>
+    private async ValueTask<ulong> CreationAsync(string[] tags, CancellationToken cancellationToken) =>
+        await _tags.CreationAsync(await _log.CreationAsync(cancellationToken).ConfigureAwait(false), tags, cancellationToken).ConfigureAwait(false);
+
     private static string[] TagsOf(IEnumerable<string>? tags) => [.. Named(tags).Take(HybridEnvelope.MaxTags)];
 
     /// <summary>The tags that name something, once each.</summary>
@@ -220,32 +224,35 @@ internal sealed partial class MemcachedHybridCache : HybridCache, IDisposable
 
     /// <summary>An L1 copy, if it may be served now: within its local expiration, checked as the mode says, and not
     /// invalidated by a tag.</summary>
+    /// <remarks>Whether the poller is fresh is read before the copy is taken: a copy taken first could be dropped by a
+    /// poll that completes before the freshness is read, and then be served. While the log cannot be read, a copy is
+    /// checked as <c>Strict</c> checks it, against the CAS token of the key on its own server (which may well answer:
+    /// with several memcached servers, the log's is one of them), and served unchecked only when that server cannot be
+    /// asked either.</remarks>
     private async ValueTask<Made<T>?> TryLocalAsync<TState, T>(Call<TState, T> call, CancellationToken cancellationToken)
     {
+        bool fresh = _log.IsFresh;
+        bool outage = ServesL1ForOutage;
         if (!_local.TryGet(call.Key, out LocalEntry entry))
         {
             return null;
         }
 
-        if (ServesL1ForOutage)
+        if (Strict || outage)
         {
-            // memcached cannot be asked: the last value is served, judged against the tag removals this server knows.
-            if (_tags.ValidAsKnown(entry.Envelope.Creation, entry.Envelope.Tags) == false)
+            ulong? cas = await CheckedCasAsync(call.Key, cancellationToken).ConfigureAwait(false);
+            if (cas is null && outage)
             {
-                _local.Remove(call.Key, entry);
-                return null;
+                // Neither the log nor the key's server can be asked: the last value is served, judged against the tag
+                // removals this server knows.
+                return _tags.ValidAsKnown(entry.Envelope.Creation, entry.Envelope.Tags) == false ? Dropped<T>(call.Key, entry) : Served(call, entry);
             }
 
-            return Served(call, entry);
-        }
-
-        bool fresh = _log.IsFresh;
-        if (Strict)
-        {
-            if (await CheckedCasAsync(call.Key, cancellationToken).ConfigureAwait(false) is not ulong cas || cas != entry.Cas)
+            if (cas is not ulong current || current == 0 || current != entry.Cas)
             {
-                _local.Remove(call.Key, entry);
-                return null;
+                // Changed, gone (a copy made here, whose token is 0 until read, is read again), or (Strict) its server
+                // cannot be asked.
+                return Dropped<T>(call.Key, entry);
             }
         }
         else if (!fresh)
@@ -253,13 +260,19 @@ internal sealed partial class MemcachedHybridCache : HybridCache, IDisposable
             return null;
         }
 
-        if (!await _tags.IsValidAsync(entry.Envelope.Creation, entry.Envelope.Tags, fresh, cancellationToken).ConfigureAwait(false))
+        if (outage ? _tags.ValidAsKnown(entry.Envelope.Creation, entry.Envelope.Tags) == false
+            : !await _tags.IsValidAsync(entry.Envelope.Creation, entry.Envelope.Tags, fresh, cancellationToken).ConfigureAwait(false))
         {
-            _local.Remove(call.Key, entry);
-            return null;
+            return Dropped<T>(call.Key, entry);
         }
 
         return Served(call, entry);
+    }
+
+    private Made<T>? Dropped<T>(string key, LocalEntry entry)
+    {
+        _local.Remove(key, entry);
+        return null;
     }
 
     /// <summary>The value of an L1 copy (<see cref="TryValueOf"/>), with its envelope and CAS token.</summary>
@@ -279,14 +292,16 @@ internal sealed partial class MemcachedHybridCache : HybridCache, IDisposable
         return codec.TryRead(entry.Envelope, out value);
     }
 
-    /// <summary>An L1 hit that needs no request, judged without allocating: <c>Bounded</c> with a fresh poller, or an
-    /// outage, and every tag of the entry known here. Anything else (a miss, <c>Strict</c>'s check, a tag to read, an
+    /// <summary>An L1 hit that needs no request, judged without allocating: <c>Bounded</c> with a fresh poller, and
+    /// every tag of the entry known here. Anything else (a miss, <c>Strict</c>'s check, a tag to read, an
     /// entry to drop) is the slow path's.</summary>
     private bool TryLocalNow<T>(string key, HybridCacheEntryOptions? options, out T value)
     {
         value = default!;
-        if ((FlagsOf(options) & HybridCacheEntryFlags.DisableLocalCacheRead) != 0 || !FitsKeyLength(key) || !_local.TryGet(key, out LocalEntry entry)
-            || (!ServesL1ForOutage && (Strict || !_log.IsFresh)) || _tags.ValidAsKnown(entry.Envelope.Creation, entry.Envelope.Tags) != true)
+
+        // Freshness before the copy (see TryLocalAsync); an outage's hits are checked on the key's server (the slow path).
+        if (Strict || !_log.IsFresh || (FlagsOf(options) & HybridCacheEntryFlags.DisableLocalCacheRead) != 0 || !FitsKeyLength(key)
+            || !_local.TryGet(key, out LocalEntry entry) || _tags.ValidAsKnown(entry.Envelope.Creation, entry.Envelope.Tags) != true)
         {
             return false;
         }
@@ -298,14 +313,13 @@ internal sealed partial class MemcachedHybridCache : HybridCache, IDisposable
     /// and the options serve the last value during an outage.</summary>
     private bool ServesL1ForOutage => _options.ServeL1DuringOutage && _log.InOutage;
 
-    /// <summary>The item's CAS token without its value (strict mode); null on a miss or a failure.</summary>
+    /// <summary>The item's CAS token without its value (an L1 copy's check); 0 on a miss, null when its server failed.</summary>
     private async Task<ulong?> CheckedCasAsync(string key, CancellationToken cancellationToken)
     {
         MemcachedKey encoded = _engine.Key(key);
         try
         {
-            ulong cas = await _engine.ExecuteAsync(encoded, new CasRequest(encoded, _engine.Wins), cancellationToken).ConfigureAwait(false);
-            return cas == 0 ? null : cas;
+            return await _engine.ExecuteAsync(encoded, new CasRequest(encoded, _engine.Wins), cancellationToken).ConfigureAwait(false);
         }
         catch (MemcachedException)
         {
@@ -320,8 +334,20 @@ internal sealed partial class MemcachedHybridCache : HybridCache, IDisposable
             return;
         }
 
+        // A copy ends when memcached's item does (issue 44): memcached counts a TTL in whole seconds of its own clock, so
+        // an item read with t seconds left may expire up to a second sooner, and a copy of it lives at most t - 1.
+        double localMilliseconds = call.Entry.LocalExpiration.TotalMilliseconds;
+        if (made.Ttl >= 0)
+        {
+            localMilliseconds = Math.Min(localMilliseconds, (made.Ttl - 1) * 1000.0);
+            if (localMilliseconds <= 0)
+            {
+                return;
+            }
+        }
+
         object? shared = ImmutableType<T>.Value ? made.Value : null;
-        long expiresAt = Environment.TickCount64 + (long)Math.Min(call.Entry.LocalExpiration.TotalMilliseconds, int.MaxValue);
+        long expiresAt = Environment.TickCount64 + (long)Math.Min(localMilliseconds, int.MaxValue);
         _local.Set(call.Key, new LocalEntry(made.Envelope, shared, made.Cas, expiresAt), readAt);
     }
 
@@ -454,8 +480,9 @@ internal sealed partial class MemcachedHybridCache : HybridCache, IDisposable
     private sealed record Entry(TimeSpan Expiration, TimeSpan LocalExpiration, HybridCacheEntryFlags Flags, EntryPolicy Lease);
 
     /// <summary>A value and the envelope it came from (null when it was not cached), with the CAS token of the item it
-    /// was read from (0 when unknown).</summary>
-    private sealed record Made<T>(T Value, HybridEnvelope? Envelope, ulong Cas);
+    /// was read from (0 when unknown) and that item's remaining TTL in seconds (-1: none, or a value made here, whose
+    /// local expiration is already within its own).</summary>
+    private sealed record Made<T>(T Value, HybridEnvelope? Envelope, ulong Cas, long Ttl = -1);
 
     /// <summary>What one call works with.</summary>
     private sealed record Call<TState, T>(MemcachedHybridCache Cache, string Key, TState State, Func<TState, CancellationToken, ValueTask<T>> Factory, Entry Entry, string[] Tags, HybridSerializers.Codec<T> Codec)

@@ -121,17 +121,17 @@ internal sealed class GetRequest : MetaRequest<GetReply>
 
     private protected override string Command => "mg";
 
-    /// <summary>The read of <c>GetOrCreateAsync</c>: <c>mg &lt;key&gt; N&lt;vivifyTtl&gt; [R&lt;recacheTtl&gt;] v f c</c>.
+    /// <summary>The read of <c>GetOrCreateAsync</c>: <c>mg &lt;key&gt; N&lt;vivifyTtl&gt; [R&lt;recacheTtl&gt;] v f c t</c> (the remaining TTL bounds an in-process copy of what it reads).
     /// A miss creates a placeholder and wins (<c>W</c>); a hit whose TTL is below <paramref name="recacheTtl"/>, or an
     /// item marked stale, wins once; every other get of it meanwhile sees <c>Z</c>.</summary>
     internal static GetRequest Lease(MemcachedKey key, long vivifyTtl, long recacheTtl, bool pooled, GetRequestPool reuse) =>
-        Rent(reuse, key, cas: true, Expiration.None, ttl: false, pooled, returnsWin: false, vivifyTtl, recacheTtl);
+        Rent(reuse, key, cas: true, Expiration.None, ttl: true, pooled, returnsWin: false, vivifyTtl, recacheTtl);
 
-    /// <summary>The read of a value key by <c>GetOrCreateAsync</c> in the migration phase: <c>mg &lt;key&gt; [R&lt;recacheTtl&gt;] v f c</c>,
+    /// <summary>The read of a value key by <c>GetOrCreateAsync</c> in the migration phase: <c>mg &lt;key&gt; [R&lt;recacheTtl&gt;] v f c t</c>,
     /// never <c>N</c>, whose placeholder an EnyimMemcachedCore reader would take for a value (docs/client.md, "In the
     /// migration phase"). A hit whose TTL is below <paramref name="recacheTtl"/> wins once, as with <see cref="Lease"/>.</summary>
     internal static GetRequest Refresh(MemcachedKey key, long recacheTtl, bool pooled, GetRequestPool reuse) =>
-        Rent(reuse, key, cas: true, Expiration.None, ttl: false, pooled, returnsWin: false, Expiration.None, recacheTtl);
+        Rent(reuse, key, cas: true, Expiration.None, ttl: true, pooled, returnsWin: false, Expiration.None, recacheTtl);
 
     internal override void Write(IBufferWriter<byte> writer) =>
         MetaWriter.WriteGet(writer, _key, value: true, cas: true, _touchTtl, quiet: false, Opaque, _ttl, _vivifyTtl, _recacheTtl);
