@@ -99,6 +99,35 @@ public sealed class MemcachedHybridCacheForgettingTests
         }
     }
 
+    [Theory]
+    [InlineData(HybridCacheCoherence.Bounded)]
+    [InlineData(HybridCacheCoherence.Strict)]
+    public async Task GetOrCreateAsync_KeysServerDeadAndTheLogsUp_CopyServedUntilARemovalDropsItFactoryOncePerChange(HybridCacheCoherence mode)
+    {
+        // Before: in Strict mode an L1 copy whose CAS token could not be read was dropped, so while the key's server was
+        // down every read ran the factory (up to 62 calls for one version of one key in the run with 3 nodes).
+        using var first = MemcachedServer.Start();
+        using var second = MemcachedServer.Start();
+        using var farm = new HybridFarm([first, second], 2, o => o.L1Coherence = mode, client: o => o.ServerDownInterval = TimeSpan.FromSeconds(30));
+        await farm.UntilPolledAsync();
+        string logs = farm.NodeOf("hc:seq");
+        MemcachedServer dead = logs == first.Endpoint ? second : first;
+        string key = Enumerable.Range(0, 100).Select(i => MemcachedServerFixture.UniqueKey("hybrid-dead-node")).First(k => farm.NodeOf(k) == dead.Endpoint);
+        var row = new Row();
+        Assert.Equal("v0", await farm[0].GetOrCreateAsync(key, row.Read));
+        Assert.Equal("v0", await farm[1].GetOrCreateAsync(key, row.Read));
+
+        dead.Kill();
+        string[] before = [await farm[1].GetOrCreateAsync(key, row.Read), await farm[1].GetOrCreateAsync(key, row.Read), await farm[1].GetOrCreateAsync(key, row.Read)];
+        row.Update();
+        await farm[0].RemoveAsync(key); // the delete fails; the log names the key
+        string[] after = [await farm[1].GetOrCreateAsync(key, row.Read), await farm[1].GetOrCreateAsync(key, row.Read), await farm[1].GetOrCreateAsync(key, row.Read)];
+
+        Assert.Equal(["v0", "v0", "v0"], before);
+        Assert.Equal(["v1", "v1", "v1"], after);
+        Assert.Equal(2, row.Reads);
+    }
+
     /// <summary>A database row: its version, and how many times the factory read it.</summary>
     private sealed class Row
     {

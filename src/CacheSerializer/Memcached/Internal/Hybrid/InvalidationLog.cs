@@ -1,7 +1,9 @@
 using System.Buffers.Binary;
 using System.Diagnostics;
 using System.Text;
+using CacheSerializer.Memcached.Internal.Connections;
 using CacheSerializer.Memcached.Internal.Engine;
+using CacheSerializer.Memcached.Internal.Nodes;
 using CacheSerializer.Memcached.Internal.Protocol;
 using CacheSerializer.Memcached.Internal.Requests;
 using Microsoft.Extensions.Logging;
@@ -140,9 +142,21 @@ internal sealed partial class InvalidationLog : IDisposable
         BinaryPrimitives.WriteUInt64LittleEndian(item, n);
         item[sizeof(ulong)] = tag ? (byte)'t' : (byte)'k';
         Encoding.UTF8.GetBytes(name, item.AsSpan(sizeof(ulong) + 1));
-        MemcachedStoreResult stored = await _engine.StoreAsync(StoreMode.Set, SlotKey(n), new CacheItem(0, item), null, 0, cancellationToken).ConfigureAwait(false);
-        return stored == MemcachedStoreResult.Stored ? n : 0;
+        MemcachedKey slot = _engine.Key(SlotKey(n));
+        (MemcachedNode logs, MemcachedNode placed) = NodesOf(slot);
+        Task<MemcachedStoreResult> stored = _engine.ExecuteAsync(logs, new StoreRequest(slot, StoreMode.Set, new CacheItem(0, item), null, 0), cancellationToken);
+        if (placed != logs)
+        {
+            // Also where earlier builds (before issue 44) read it, while both may share the cache during a deploy: best effort.
+            BackgroundTask.ObserveFailure(_engine.ExecuteAsync(placed, new StoreRequest(slot, StoreMode.Set, new CacheItem(0, item), null, 0), cancellationToken));
+        }
+
+        return await stored.ConfigureAwait(false) == MemcachedStoreResult.Stored ? n : 0;
     }
+
+    /// <summary>The server of the log (the counter's, which holds every slot too, so that the log depends on that one
+    /// server instead of every server a slot's key would hash to: issue 44), and the server the slot's key hashes to.</summary>
+    private (MemcachedNode Logs, MemcachedNode Placed) NodesOf(in MemcachedKey slot) => (_engine.Locate(_engine.Key(SequenceKey)), _engine.Locate(slot));
 
     public void Dispose()
     {
@@ -248,8 +262,7 @@ internal sealed partial class InvalidationLog : IDisposable
         var reads = new Task<GetReply>[count];
         for (int i = 0; i < count; i++)
         {
-            MemcachedKey slot = _engine.Key(SlotKey(seen + 1 + (ulong)i));
-            reads[i] = _engine.ExecuteAsync(slot, GetRequest.Checked(slot, _engine.GetRequests), cancellationToken);
+            reads[i] = ReadSlotAsync(seen + 1 + (ulong)i, cancellationToken);
         }
 
         await Task.WhenAll(reads).ConfigureAwait(false);
@@ -268,14 +281,41 @@ internal sealed partial class InvalidationLog : IDisposable
         return true;
     }
 
+    /// <summary>Reads slot <paramref name="n"/> on the log's server; where it does not hold item <paramref name="n"/> and
+    /// the slot's key hashes to another server, there too (an item an earlier build wrote, before issue 44, while both
+    /// share the cache), whose failure reads as a miss: only the log's server failing is an outage.</summary>
+    private async Task<GetReply> ReadSlotAsync(ulong n, CancellationToken cancellationToken)
+    {
+        MemcachedKey slot = _engine.Key(SlotKey(n));
+        (MemcachedNode logs, MemcachedNode placed) = NodesOf(slot);
+        GetReply reply = await _engine.ExecuteAsync(logs, GetRequest.Checked(slot, _engine.GetRequests), cancellationToken).ConfigureAwait(false);
+        if (Holds(reply, n) || placed == logs)
+        {
+            return reply;
+        }
+
+        try
+        {
+            return await _engine.ExecuteAsync(placed, GetRequest.Checked(slot, _engine.GetRequests), cancellationToken).ConfigureAwait(false);
+        }
+        catch (MemcachedException)
+        {
+            return reply;
+        }
+    }
+
+    private static bool Holds(in GetReply reply, ulong n) =>
+        reply.Hit && reply.Item.Data.Count > sizeof(ulong) && BinaryPrimitives.ReadUInt64LittleEndian(reply.Item.Data) == n;
+
     /// <summary>Applies log item <paramref name="n"/>; false when its slot does not hold it yet.</summary>
     private bool TryApply(GetReply reply, ulong n)
     {
-        ReadOnlySpan<byte> item = reply.Item.Data;
-        if (!reply.Hit || item.Length <= sizeof(ulong) || BinaryPrimitives.ReadUInt64LittleEndian(item) != n)
+        if (!Holds(reply, n))
         {
             return false;
         }
+
+        ReadOnlySpan<byte> item = reply.Item.Data;
 
         string name = Encoding.UTF8.GetString(item[(sizeof(ulong) + 1)..]);
         if (item[sizeof(ulong)] == (byte)'t')

@@ -103,21 +103,27 @@ internal sealed partial class MemcachedHybridCache : HybridCache, IDisposable
         _local.Drop(key, 0);
         HybridEnvelope envelope = call.Codec.Wrap(value, await CreationAsync(call.Tags, cancellationToken).ConfigureAwait(false), call.Tags);
         byte[]? stored = Fits(envelope) ? envelope.ToBytes() : null;
-        bool taken = true;
-        if (stored is not null && !call.Has(HybridCacheEntryFlags.DisableDistributedCacheWrite))
-        {
-            taken = await StoreAsync(key, stored, call.Entry.Expiration, cancellationToken).ConfigureAwait(false);
-        }
+        bool writes = stored is not null && !call.Has(HybridCacheEntryFlags.DisableDistributedCacheWrite);
+        bool taken = !writes || await StoreAsync(key, stored!, call.Entry.Expiration, cancellationToken).ConfigureAwait(false);
 
         ulong n = await AppendAsync(tag: false, key, cancellationToken).ConfigureAwait(false);
         _local.Drop(key, n);
         if (!taken || n == 0)
         {
             _pending.Add(tag: false, key); // made again as a removal: the next read loads the value anew
+        }
+
+        if (n == 0)
+        {
+            return; // not logged: no bound to wait for
+        }
+
+        await WaitTheBoundAsync(changedAtL2: writes && taken, cancellationToken).ConfigureAwait(false);
+        if (!taken)
+        {
             return;
         }
 
-        await WaitTheBoundUnlessStrictAsync(cancellationToken).ConfigureAwait(false);
         if (stored is not null && !call.Has(HybridCacheEntryFlags.DisableLocalCacheWrite))
         {
             StoreLocal(call, new Made<T>(value, envelope, 0), n);
@@ -127,8 +133,8 @@ internal sealed partial class MemcachedHybridCache : HybridCache, IDisposable
     public override async ValueTask RemoveAsync(string key, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(key);
-        await RemoveOneAsync(key, cancellationToken).ConfigureAwait(false);
-        await WaitTheBoundUnlessStrictAsync(cancellationToken).ConfigureAwait(false);
+        bool deleted = await RemoveOneAsync(key, cancellationToken).ConfigureAwait(false);
+        await WaitTheBoundAsync(changedAtL2: deleted, cancellationToken).ConfigureAwait(false);
     }
 
     public override async ValueTask RemoveAsync(IEnumerable<string> keys, CancellationToken cancellationToken = default)
@@ -139,8 +145,8 @@ internal sealed partial class MemcachedHybridCache : HybridCache, IDisposable
             return;
         }
 
-        await Task.WhenAll(all.Select(key => RemoveOneAsync(key, cancellationToken))).ConfigureAwait(false);
-        await WaitTheBoundUnlessStrictAsync(cancellationToken).ConfigureAwait(false);
+        bool[] deleted = await Task.WhenAll(all.Select(key => RemoveOneAsync(key, cancellationToken))).ConfigureAwait(false);
+        await WaitTheBoundAsync(changedAtL2: deleted.All(static d => d), cancellationToken).ConfigureAwait(false);
     }
 
     /// <remarks>A tag removal changes no item's CAS token, so it waits the bound in both modes.</remarks>
@@ -176,9 +182,11 @@ internal sealed partial class MemcachedHybridCache : HybridCache, IDisposable
     public void Dispose() => _log.Dispose();
 
     /// <summary>A change by key returns once every server's L1 has dropped the old copy: after the bound in
-    /// <c>Bounded</c>; at once in <c>Strict</c>, whose L1 hits check the item's CAS token.</summary>
-    private Task WaitTheBoundUnlessStrictAsync(CancellationToken cancellationToken) =>
-        Strict ? Task.CompletedTask : Task.Delay(_options.InvalidationBound, cancellationToken);
+    /// <c>Bounded</c>; in <c>Strict</c>, whose L1 hits check the item's CAS token, at once when the change was made at L2
+    /// (<paramref name="changedAtL2"/>), else after the bound too (the key's server could not be reached, and copies of a
+    /// key whose server cannot be asked are served as <c>Bounded</c> serves them).</summary>
+    private Task WaitTheBoundAsync(bool changedAtL2, CancellationToken cancellationToken) =>
+        Strict && changedAtL2 ? Task.CompletedTask : Task.Delay(_options.InvalidationBound, cancellationToken);
 
     /// <summary>The creation sequence of an entry with <paramref name="tags"/> whose value is made after now (docs/hybrid.md, "Tags").</summary>
     private async ValueTask<ulong> CreationAsync(string[] tags, CancellationToken cancellationToken) =>
@@ -241,17 +249,20 @@ internal sealed partial class MemcachedHybridCache : HybridCache, IDisposable
         if (Strict || outage)
         {
             ulong? cas = await CheckedCasAsync(call.Key, cancellationToken).ConfigureAwait(false);
-            if (cas is null && outage)
+            if (cas is null)
             {
-                // Neither the log nor the key's server can be asked: the last value is served, judged against the tag
-                // removals this server knows.
-                return _tags.ValidAsKnown(entry.Envelope.Creation, entry.Envelope.Tags) == false ? Dropped<T>(call.Key, entry) : Served(call, entry);
-            }
+                if (!outage && !fresh)
+                {
+                    return Dropped<T>(call.Key, entry); // Strict, and neither the key's server nor a fresh poll vouches for it
+                }
 
-            if (cas is not ulong current || current == 0 || current != entry.Cas)
+                // The key's server cannot be asked, so nothing changes the key there meanwhile, and a removal made
+                // elsewhere is logged (its maker waits the bound, as its delete failed): served as Bounded serves while
+                // the poller is fresh (each read of memcached would fail and run the factory), or as an outage serves.
+            }
+            else if (cas == 0 || cas != entry.Cas)
             {
-                // Changed, gone (a copy made here, whose token is 0 until read, is read again), or (Strict) its server
-                // cannot be asked.
+                // Changed or gone (a copy made here, whose token is 0 until read, is read again).
                 return Dropped<T>(call.Key, entry);
             }
         }
@@ -351,7 +362,8 @@ internal sealed partial class MemcachedHybridCache : HybridCache, IDisposable
         _local.Set(call.Key, new LocalEntry(made.Envelope, shared, made.Cas, expiresAt), readAt);
     }
 
-    private async Task RemoveOneAsync(string key, CancellationToken cancellationToken)
+    /// <summary>Drops, deletes and logs a key; true when memcached deleted it (logged or not).</summary>
+    private async Task<bool> RemoveOneAsync(string key, CancellationToken cancellationToken)
     {
         _local.Drop(key, 0);
         bool deleted = await TryDeleteAsync(key, cancellationToken).ConfigureAwait(false);
@@ -361,6 +373,8 @@ internal sealed partial class MemcachedHybridCache : HybridCache, IDisposable
         {
             _pending.Add(tag: false, key);
         }
+
+        return deleted;
     }
 
     /// <summary>Deletes a key at L2; false (logged) when memcached did not take it, under either failure policy.</summary>
