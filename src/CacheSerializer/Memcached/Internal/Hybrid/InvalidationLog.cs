@@ -15,7 +15,8 @@ namespace CacheSerializer.Memcached.Internal.Hybrid;
 /// it on a thread of its own every half bound and applies what it finds to the L1 and the tag table.</summary>
 /// <remarks>
 /// A log item is the 8-byte sequence it was written under (so a ring slot still holding an older item is told apart),
-/// a kind byte (<c>k</c> a key, <c>t</c> a tag) and the name in UTF-8. A poll is complete when it read <c>hc:seq</c> and
+/// a kind byte (<c>k</c> a key, <c>K</c> a key whose server did not take the change, <c>t</c> a tag; a build that knows
+/// only <c>k</c> and <c>t</c> reads <c>K</c> as <c>k</c>) and the name in UTF-8. A poll is complete when it read <c>hc:seq</c> and
 /// applied every item up to it; <see cref="IsFresh"/> tells whether the last complete poll started within the bound.
 /// </remarks>
 internal sealed partial class InvalidationLog : IDisposable
@@ -34,6 +35,7 @@ internal sealed partial class InvalidationLog : IDisposable
     private readonly Thread _thread;
     private readonly ManualResetEventSlim _stopping = new();
     private readonly Func<CancellationToken, Task> _afterCompletePoll;
+    private readonly Action<string> _missed;
     private long _seen;
     private long _lastCompleteStart;
     private long _stalledSince;
@@ -46,8 +48,11 @@ internal sealed partial class InvalidationLog : IDisposable
     /// <param name="tags">The tag table the log's items record removals in.</param>
     /// <param name="bound">The invalidation bound; the poller runs every half of it.</param>
     /// <param name="afterCompletePoll">Runs on the poller's thread after each complete poll (the pending changes made again).</param>
-    internal InvalidationLog(MemcachedEngine engine, LocalCache local, TagTable tags, TimeSpan bound, Func<CancellationToken, Task> afterCompletePoll)
+    /// <param name="missed">Told each key that a log item names as removed where its server did not take the delete
+    /// (kept pending here too: <see cref="PendingChanges"/>).</param>
+    internal InvalidationLog(MemcachedEngine engine, LocalCache local, TagTable tags, TimeSpan bound, Func<CancellationToken, Task> afterCompletePoll, Action<string> missed)
     {
+        _missed = missed;
         _afterCompletePoll = afterCompletePoll;
         _engine = engine;
         _local = local;
@@ -122,7 +127,12 @@ internal sealed partial class InvalidationLog : IDisposable
     /// <summary>Takes the next sequence and writes its log item: a key removed, or a tag (then also <c>hc:tag:&lt;tag&gt;</c>,
     /// before the log item, so a process that reads the tag after the item exists gets it). Returns 0 when memcached
     /// could not be written.</summary>
-    internal async Task<ulong> AppendAsync(bool tag, string name, CancellationToken cancellationToken)
+    /// <param name="tag">A tag removed (else a key).</param>
+    /// <param name="name">The key or tag.</param>
+    /// <param name="missed">A key whose server did not take its delete or store: its item says so (<c>K</c>), so that
+    /// every server keeps the delete pending.</param>
+    /// <param name="cancellationToken">The call's token.</param>
+    internal async Task<ulong> AppendAsync(bool tag, string name, bool missed, CancellationToken cancellationToken)
     {
         ulong? next = await _engine.ArithmeticAsync(SequenceKey, decrement: false, 1, (ulong)NowMicroseconds, null, cancellationToken).ConfigureAwait(false);
         if (next is not ulong n)
@@ -140,7 +150,7 @@ internal sealed partial class InvalidationLog : IDisposable
 
         byte[] item = new byte[sizeof(ulong) + 1 + Encoding.UTF8.GetByteCount(name)];
         BinaryPrimitives.WriteUInt64LittleEndian(item, n);
-        item[sizeof(ulong)] = tag ? (byte)'t' : (byte)'k';
+        item[sizeof(ulong)] = tag ? (byte)'t' : missed ? (byte)'K' : (byte)'k';
         Encoding.UTF8.GetBytes(name, item.AsSpan(sizeof(ulong) + 1));
         MemcachedKey slot = _engine.Key(SlotKey(n));
         (MemcachedNode logs, MemcachedNode placed) = NodesOf(slot);
@@ -325,6 +335,10 @@ internal sealed partial class InvalidationLog : IDisposable
         else
         {
             _local.Drop(name, n);
+            if (item[sizeof(ulong)] == (byte)'K')
+            {
+                _missed(name); // its server may still hold the old value: deleted by whichever server reaches it first
+            }
         }
 
         return true;

@@ -41,7 +41,7 @@ internal sealed partial class MemcachedHybridCache : HybridCache, IDisposable
         _serializers = new HybridSerializers(services, new ItemReader(engine.Transcoder, engine.Settings.OnUnreadableItem, _logger, "memcached HybridCache"));
         _local = new LocalCache(options.MaximumLocalEntries);
         _tags = new TagTable(engine);
-        _log = new InvalidationLog(engine, _local, _tags, options.InvalidationBound, RetryPendingAsync);
+        _log = new InvalidationLog(engine, _local, _tags, options.InvalidationBound, RetryPendingAsync, key => _pending.Add(tag: false, key, logged: true));
     }
 
     /// <summary>Gets the invalidation log and its poller (for tests).</summary>
@@ -106,11 +106,11 @@ internal sealed partial class MemcachedHybridCache : HybridCache, IDisposable
         bool writes = stored is not null && !call.Has(HybridCacheEntryFlags.DisableDistributedCacheWrite);
         bool taken = !writes || await StoreAsync(key, stored!, call.Entry.Expiration, cancellationToken).ConfigureAwait(false);
 
-        ulong n = await AppendAsync(tag: false, key, cancellationToken).ConfigureAwait(false);
+        ulong n = await AppendAsync(tag: false, key, cancellationToken, missed: !taken).ConfigureAwait(false);
         _local.Drop(key, n);
         if (!taken || n == 0)
         {
-            _pending.Add(tag: false, key); // made again as a removal: the next read loads the value anew
+            _pending.Add(tag: false, key, logged: !taken && n != 0); // made again as a removal: the next read loads the value anew
         }
 
         if (n == 0)
@@ -160,7 +160,7 @@ internal sealed partial class MemcachedHybridCache : HybridCache, IDisposable
 
         await Task.WhenAll(all.Select(async tag =>
         {
-            if (!await MakeChangeAsync(tag: true, tag, cancellationToken).ConfigureAwait(false))
+            if (!await MakeChangeAsync(tag: true, tag, logged: false, cancellationToken).ConfigureAwait(false))
             {
                 // Not logged (memcached failed): this server at least serves none of its copies, and logs the removal as
                 // soon as memcached takes it; a sequence it cannot know is not recorded, or the tag's entries would be
@@ -367,11 +367,11 @@ internal sealed partial class MemcachedHybridCache : HybridCache, IDisposable
     {
         _local.Drop(key, 0);
         bool deleted = await TryDeleteAsync(key, cancellationToken).ConfigureAwait(false);
-        ulong n = await AppendAsync(tag: false, key, cancellationToken).ConfigureAwait(false);
+        ulong n = await AppendAsync(tag: false, key, cancellationToken, missed: !deleted).ConfigureAwait(false);
         _local.Drop(key, n);
         if (!deleted || n == 0)
         {
-            _pending.Add(tag: false, key);
+            _pending.Add(tag: false, key, logged: !deleted && n != 0);
         }
 
         return deleted;
@@ -396,12 +396,17 @@ internal sealed partial class MemcachedHybridCache : HybridCache, IDisposable
     /// <summary>Makes a removal by tag, or a pending change again (<see cref="PendingChanges"/>): a key deleted and logged
     /// (not logged when the delete failed: the next retry would log it again), or a tag logged; true when memcached took
     /// it. A first removal by key logs even when its delete failed (<see cref="RemoveOneAsync"/>), so that other servers'
-    /// L1 copies go at once.</summary>
-    private async Task<bool> MakeChangeAsync(bool tag, string name, CancellationToken cancellationToken)
+    /// L1 copies go at once; such a <paramref name="logged"/> change is made again as the delete alone.</summary>
+    private async Task<bool> MakeChangeAsync(bool tag, string name, bool logged, CancellationToken cancellationToken)
     {
         if (!tag && !await TryDeleteAsync(name, cancellationToken).ConfigureAwait(false))
         {
             return false;
+        }
+
+        if (logged)
+        {
+            return true; // its log item dropped every L1 copy already: the delete was what memcached had not taken
         }
 
         ulong n = await AppendAsync(tag, name, cancellationToken).ConfigureAwait(false);
@@ -439,11 +444,11 @@ internal sealed partial class MemcachedHybridCache : HybridCache, IDisposable
 
     /// <summary>Appends to the log; 0 when memcached could not be written (logged: other servers' L1 then keep the old
     /// value until their local expiration).</summary>
-    private async Task<ulong> AppendAsync(bool tag, string name, CancellationToken cancellationToken)
+    private async Task<ulong> AppendAsync(bool tag, string name, CancellationToken cancellationToken, bool missed = false)
     {
         try
         {
-            ulong n = await _log.AppendAsync(tag, name, cancellationToken).ConfigureAwait(false);
+            ulong n = await _log.AppendAsync(tag, name, missed, cancellationToken).ConfigureAwait(false);
             if (n != 0)
             {
                 return n;
