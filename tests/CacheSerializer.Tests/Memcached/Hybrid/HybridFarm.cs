@@ -50,6 +50,25 @@ internal sealed class HybridFarm : IDisposable
 
     public MemcachedClient Client(int index) => _providers[index].GetRequiredService<MemcachedClient>();
 
+    /// <summary>The memcached server (host:port) that holds the invalidation log.</summary>
+    public string LogsNode => NodeOf("hc:seq");
+
+    /// <summary>A new unique key (see <see cref="MemcachedServerFixture.UniqueKey"/>) that lives on memcached server
+    /// <paramref name="endpoint"/>, or with <paramref name="on"/> false, on another one.</summary>
+    public string KeyOn(string endpoint, string name, bool on = true)
+    {
+        for (int i = 0; i < 1000; i++)
+        {
+            string key = MemcachedServerFixture.UniqueKey(name);
+            if ((NodeOf(key) == endpoint) == on)
+            {
+                return key;
+            }
+        }
+
+        throw new InvalidOperationException($"no key found {(on ? "on" : "off")} {endpoint} in 1,000 tries");
+    }
+
     /// <summary>The memcached server (host:port) a caller's key lives on.</summary>
     public string NodeOf(string key)
     {

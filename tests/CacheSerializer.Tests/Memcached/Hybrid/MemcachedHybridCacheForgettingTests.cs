@@ -77,9 +77,8 @@ public sealed class MemcachedHybridCacheForgettingTests
             o.ServerDownInterval = TimeSpan.FromSeconds(30);
         });
         await farm.UntilPolledAsync();
-        string logs = farm.NodeOf("hc:seq");
-        MemcachedServer frozen = logs == first.Endpoint ? first : second;
-        string key = Enumerable.Range(0, 100).Select(i => MemcachedServerFixture.UniqueKey("hybrid-healthy-node")).First(k => farm.NodeOf(k) != logs);
+        MemcachedServer frozen = farm.LogsNode == first.Endpoint ? first : second;
+        string key = farm.KeyOn(frozen.Endpoint, "hybrid-healthy-node", on: false);
         var row = new Row();
         Assert.Equal("v0", await farm[0].GetOrCreateAsync(key, row.Read));
         Assert.Equal("v0", await farm[1].GetOrCreateAsync(key, row.Read));
@@ -116,9 +115,8 @@ public sealed class MemcachedHybridCacheForgettingTests
             o.InvalidationBound = TimeSpan.FromSeconds(1);
         }, client: o => o.ServerDownInterval = TimeSpan.FromSeconds(30));
         await farm.UntilPolledAsync();
-        string logs = farm.NodeOf("hc:seq");
-        MemcachedServer dead = logs == first.Endpoint ? second : first;
-        string key = Enumerable.Range(0, 100).Select(i => MemcachedServerFixture.UniqueKey("hybrid-dead-node")).First(k => farm.NodeOf(k) == dead.Endpoint);
+        MemcachedServer dead = farm.LogsNode == first.Endpoint ? second : first;
+        string key = farm.KeyOn(dead.Endpoint, "hybrid-dead-node");
         var row = new Row();
         Assert.Equal("v0", await farm[0].GetOrCreateAsync(key, row.Read));
         Assert.Equal("v0", await farm[1].GetOrCreateAsync(key, row.Read));
@@ -147,9 +145,8 @@ public sealed class MemcachedHybridCacheForgettingTests
         using var reader = new HybridFarm([first, second], 1, client: client);
         await maker.UntilPolledAsync();
         await reader.UntilPolledAsync();
-        string logs = maker.NodeOf("hc:seq");
-        MemcachedServer keys = logs == first.Endpoint ? second : first;
-        string key = Enumerable.Range(0, 100).Select(i => MemcachedServerFixture.UniqueKey("hybrid-missed")).First(k => maker.NodeOf(k) == keys.Endpoint);
+        MemcachedServer keys = maker.LogsNode == first.Endpoint ? second : first;
+        string key = maker.KeyOn(keys.Endpoint, "hybrid-missed");
         var row = new Row();
         Assert.Equal("v0", await maker[0].GetOrCreateAsync(key, row.Read));
         Assert.Equal("v0", await reader[0].GetOrCreateAsync(key, row.Read));
@@ -166,7 +163,7 @@ public sealed class MemcachedHybridCacheForgettingTests
             Assert.Equal(MemcachedStoreResult.Stored, await missedTheDelete.SetAsync(key, entry)); // back with the old value
         }
 
-        string probe = Enumerable.Range(0, 100).Select(i => MemcachedServerFixture.UniqueKey("probe")).First(k => reader.NodeOf(k) == keys.Endpoint);
+        string probe = reader.KeyOn(keys.Endpoint, "probe");
         await MemcachedServerFixture.SetUntilStoredAsync(reader.Client(0), probe, "x", "the reader using the key's server again");
 
         Assert.Equal("v1", await reader[0].GetOrCreateAsync(key, row.Read));
