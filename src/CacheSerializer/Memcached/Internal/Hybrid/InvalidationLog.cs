@@ -190,9 +190,9 @@ internal sealed partial class InvalidationLog : IDisposable
             {
                 if (SyncCall.Run(() => PollAsync(_engine.Lifetime)))
                 {
-                    ReadAllRemovedAtNowAndThen();
                     Volatile.Write(ref _lastCompleteStart, start);
                     Interlocked.Increment(ref _polls);
+                    ReadAllRemovedAtNowAndThen(); // after the stamp: its server may not be the log's, and may be slow
                     SyncCall.Run(() => _afterCompletePoll(_engine.Lifetime));
                 }
             }
