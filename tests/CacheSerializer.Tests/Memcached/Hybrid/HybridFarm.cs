@@ -8,19 +8,29 @@ using Microsoft.Extensions.DependencyInjection;
 namespace CacheSerializer.Tests.Memcached.Hybrid;
 
 /// <summary>Web servers of a farm, each its own service provider (client, engine, HybridCache, L1, poller) over one
-/// real memcached; disposing the farm disposes them.</summary>
+/// real memcached (or several, each web server with the same ring); disposing the farm disposes them.</summary>
 internal sealed class HybridFarm : IDisposable
 {
     private readonly List<ServiceProvider> _providers = [];
 
     public HybridFarm(MemcachedServer server, int servers, Action<MemcachedHybridCacheOptions>? configure = null, Action<IServiceCollection>? services = null, Action<MemcachedClientOptions>? client = null)
+        : this([server.Endpoint], servers, configure, services, client)
+    {
+    }
+
+    /// <summary>Web servers over the memcached nodes at <paramref name="endpoints"/>.</summary>
+    public HybridFarm(IReadOnlyList<string> endpoints, int servers, Action<MemcachedHybridCacheOptions>? configure = null, Action<IServiceCollection>? services = null, Action<MemcachedClientOptions>? client = null)
     {
         for (int i = 0; i < servers; i++)
         {
             var collection = new ServiceCollection();
             collection.AddMemcached(o =>
             {
-                o.Servers.Add(server.Endpoint);
+                foreach (string endpoint in endpoints)
+                {
+                    o.Servers.Add(endpoint);
+                }
+
                 o.ConnectTimeout = TimeSpan.FromSeconds(2);
                 o.OperationTimeout = TimeSpan.FromSeconds(2);
                 o.ServerDownInterval = TimeSpan.FromMilliseconds(300);
