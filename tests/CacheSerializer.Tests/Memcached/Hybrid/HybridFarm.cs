@@ -8,27 +8,33 @@ using Microsoft.Extensions.DependencyInjection;
 namespace CacheSerializer.Tests.Memcached.Hybrid;
 
 /// <summary>Web servers of a farm, each its own service provider (client, engine, HybridCache, L1, poller) over one
-/// real memcached; disposing the farm disposes them.</summary>
+/// real memcached (or several, each web server with the same ring); disposing the farm disposes them.</summary>
 internal sealed class HybridFarm : IDisposable
 {
     private readonly List<ServiceProvider> _providers = [];
 
     public HybridFarm(MemcachedServer server, int servers, Action<MemcachedHybridCacheOptions>? configure = null, Action<IServiceCollection>? services = null, Action<MemcachedClientOptions>? client = null)
-        : this([server], servers, configure, services, client)
+        : this([server.Endpoint], servers, configure, services, client)
     {
     }
 
     /// <summary>A farm over several memcached servers (the client places keys on them by ketama).</summary>
     public HybridFarm(MemcachedServer[] memcached, int servers, Action<MemcachedHybridCacheOptions>? configure = null, Action<IServiceCollection>? services = null, Action<MemcachedClientOptions>? client = null)
+        : this([.. memcached.Select(static m => m.Endpoint)], servers, configure, services, client)
+    {
+    }
+
+    /// <summary>Web servers over the memcached nodes at <paramref name="endpoints"/>.</summary>
+    public HybridFarm(IReadOnlyList<string> endpoints, int servers, Action<MemcachedHybridCacheOptions>? configure = null, Action<IServiceCollection>? services = null, Action<MemcachedClientOptions>? client = null)
     {
         for (int i = 0; i < servers; i++)
         {
             var collection = new ServiceCollection();
             collection.AddMemcached(o =>
             {
-                foreach (MemcachedServer server in memcached)
+                foreach (string endpoint in endpoints)
                 {
-                    o.Servers.Add(server.Endpoint);
+                    o.Servers.Add(endpoint);
                 }
 
                 o.ConnectTimeout = TimeSpan.FromSeconds(2);

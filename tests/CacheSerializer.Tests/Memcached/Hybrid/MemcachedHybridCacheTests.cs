@@ -18,20 +18,41 @@ public sealed class MemcachedHybridCacheTests(MemcachedServerFixture fixture)
     [Fact]
     public async Task GetOrCreateAsync_RepeatedOnOneServer_RunsFactoryOnceThenServesL1WithoutRequest()
     {
-        using var farm = new HybridFarm(fixture.Primary, 1);
+        // memcached servers of its own, the entry on one that holds neither the log nor *'s record, so that its read
+        // count is the entry's alone (the poller reads hc:seq every half bound and hc:tag:* once a second); and a bound
+        // the poller's last complete poll cannot age out of between the reads on a loaded machine (an L1 copy is then
+        // checked against memcached).
+        using var first = MemcachedServer.Start();
+        using var second = MemcachedServer.Start();
+        using var third = MemcachedServer.Start();
+        using var farm = new HybridFarm([first, second, third], 1, o => o.InvalidationBound = TimeSpan.FromSeconds(4));
         await farm.UntilPolledAsync();
-        string key = Key("hybrid-once");
+        MemcachedServer entries = new[] { first, second, third }.First(s => s.Endpoint != farm.LogsNode && s.Endpoint != farm.NodeOf("hc:tag:*"));
+        string key = farm.KeyOn(entries.Endpoint, "hybrid-once");
         int calls = 0;
-        var values = new List<string>();
-        for (int i = 0; i < 5; i++)
-        {
-            values.Add(await farm[0].GetOrCreateAsync(key, _ => ValueTask.FromResult($"v{Interlocked.Increment(ref calls)}")));
-        }
+        ValueTask<string> Read(HybridCacheEntryOptions? options = null) =>
+            farm[0].GetOrCreateAsync(key, _ => ValueTask.FromResult($"v{Interlocked.Increment(ref calls)}"), options);
+        long before = await ReadsOnServerAsync(farm.Client(0), entries);
+
+        string made = await Read(); // a miss at both levels: the lease's read, then the factory
+        long afterMade = await ReadsOnServerAsync(farm.Client(0), entries);
+        string[] hits = [await Read(), await Read(), await Read(), await Read()];
+        long afterHits = await ReadsOnServerAsync(farm.Client(0), entries);
+
+        // The same read past L1 is counted: the lease's read of the entry.
+        string past = await Read(new HybridCacheEntryOptions { Flags = HybridCacheEntryFlags.DisableLocalCacheRead });
+        long afterPast = await ReadsOnServerAsync(farm.Client(0), entries);
 
         Assert.Equal(1, calls);
-        Assert.Equal(["v1", "v1", "v1", "v1", "v1"], values);
+        Assert.Equal(["v1", "v1", "v1", "v1", "v1", "v1"], [made, .. hits, past]);
+        Assert.Equal((1, 0, 1), (afterMade - before, afterHits - afterMade, afterPast - afterHits));
         Assert.Equal(1, farm.Internal(0).Local.Count);
     }
+
+    /// <summary>memcached's own count of the reads of items it ran (<c>cmd_get</c>: every key of a <c>get</c>, <c>gets</c>
+    /// or <c>mg</c>, hit or miss, in 1.6.18).</summary>
+    private static async Task<long> ReadsOnServerAsync(MemcachedClient client, MemcachedServer server) =>
+        long.Parse((await client.GetStatsAsync())[server.Endpoint]["cmd_get"], System.Globalization.CultureInfo.InvariantCulture);
 
     [Fact]
     public async Task GetOrCreateAsync_SecondServer_ReadsL2WithoutFactory()
