@@ -8,4 +8,5 @@ namespace CacheSerializer.LoadTest.Migrate;
 /// <param name="Caught">The exception the client caught, in words, or null.</param>
 /// <param name="NotAValue">What an old server's read found that is not a value (a get-or-create placeholder, which
 /// EnyimMemcachedCore returns as a hit whose value is null), in words, or null.</param>
-internal readonly record struct CacheReply<T>(T Value, string? Caught, string? NotAValue = null);
+/// <param name="Requests">The memcached requests the call made and their outcomes (<see cref="Checking.CallProbe"/>), or null.</param>
+internal readonly record struct CacheReply<T>(T Value, string? Caught, string? NotAValue = null, string? Requests = null);

@@ -38,15 +38,17 @@ internal sealed class PackageCache : IWebServerCache
     {
         // The client reads an item it cannot read as a miss; the web server's CheckingTranscoder marks this read's probe.
         var probe = ReadProbe.Start();
+        var requests = CallProbe.Start();
         MemcachedGetResult<UserFolderTree> result = await _client.GetAsync<UserFolderTree>(key, cancellationToken).ConfigureAwait(false);
-        return new(result.Found ? result.Value : null, probe.Unreadable is { } reason ? $"GetAsync(\"{key}\"): an item the client could not read ({reason}), read as a miss" : null);
+        return new(result.Found ? result.Value : null, probe.Unreadable is { } reason ? $"GetAsync(\"{key}\"): an item the client could not read ({reason}), read as a miss" : null, Requests: requests.ToString());
     }
 
     /// <inheritdoc/>
     public async Task<CacheReply<bool>> SetAsync(string key, UserFolderTree value, CancellationToken cancellationToken)
     {
+        var requests = CallProbe.Start();
         MemcachedStoreResult result = await _client.SetAsync(key, value, expiration: null, cancellationToken).ConfigureAwait(false);
-        return new(result == MemcachedStoreResult.Stored, result == MemcachedStoreResult.ServerFailure ? $"SetAsync(\"{key}\"): a server failure, caught (OnServerFailure = Miss)" : null);
+        return new(result == MemcachedStoreResult.Stored, result == MemcachedStoreResult.ServerFailure ? $"SetAsync(\"{key}\"): a server failure, caught (OnServerFailure = Miss)" : null, Requests: $"{result}: {requests}");
     }
 
     /// <summary>Reads a key through <see cref="MemcachedClient.GetOrCreateAsync{T}"/>: one factory call per miss in the farm.</summary>
@@ -57,8 +59,9 @@ internal sealed class PackageCache : IWebServerCache
     public async Task<CacheReply<UserFolderTree?>> GetOrCreateAsync(string key, Func<CancellationToken, Task<UserFolderTree>> factory, CancellationToken cancellationToken)
     {
         var probe = ReadProbe.Start();
+        var requests = CallProbe.Start();
         UserFolderTree value = await _client.GetOrCreateAsync(key, factory, cancellationToken: cancellationToken).ConfigureAwait(false);
-        return new(value, probe.Unreadable is { } reason ? $"GetOrCreateAsync(\"{key}\"): an item the client could not read ({reason}), read as a miss" : null);
+        return new(value, probe.Unreadable is { } reason ? $"GetOrCreateAsync(\"{key}\"): an item the client could not read ({reason}), read as a miss" : null, Requests: requests.ToString());
     }
 
     /// <inheritdoc/>
@@ -68,10 +71,11 @@ internal sealed class PackageCache : IWebServerCache
     /// the key stands for the lease; InvalidateAsync would mark the value stale, which the plain reads still serve).</remarks>
     public async Task<CacheReply<bool>> DeleteAsync(string key, CancellationToken cancellationToken)
     {
-        _ = _migrationPhase
+        var requests = CallProbe.Start();
+        bool deleted = _migrationPhase
             ? await _client.InvalidateAsync(key, cancellationToken: cancellationToken).ConfigureAwait(false)
             : await _client.DeleteAsync(key, cancellationToken).ConfigureAwait(false);
-        return new(true, null);
+        return new(true, null, Requests: $"{deleted}: {requests}");
     }
 
     /// <inheritdoc/>
