@@ -48,7 +48,10 @@ internal sealed class CallProbe
 
     private void Record(string operation, object? port, string outcome, string? error)
     {
-        if (outcome == "server_failure" || error is "timeout" or "server_down" or "connection_broken" or "connect_failed" or "queue_full")
+        // A server failure (Failures.IsServerFailure's kinds): returned as the request's failure result under
+        // OnServerFailure = Miss (outcome server_failure), thrown under Throw (outcome error, with its type).
+        if (outcome == "server_failure" || error is "timeout" or "server_down" or "connection_broken" or "connect_failed" or "queue_full"
+            or "tls_handshake_failed" or "authentication_failed" or "authentication_required" or "authentication_not_enabled")
         {
             Interlocked.Increment(ref _serverFailures);
         }

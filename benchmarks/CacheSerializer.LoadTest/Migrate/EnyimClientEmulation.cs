@@ -112,7 +112,7 @@ internal sealed class EnyimClientEmulation : IWebServerCache
         try
         {
             bool deleted = await _client.DeleteAsync(key, cancellationToken).ConfigureAwait(false);
-            return new(true, null, Requests: $"{deleted}: {requests}");
+            return new(true, null, Requests: $"answered {deleted}: {requests}");
         }
         catch (Exception ex) when (!IsStopping(ex, cancellationToken))
         {

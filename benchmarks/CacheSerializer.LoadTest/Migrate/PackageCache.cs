@@ -68,14 +68,24 @@ internal sealed class PackageCache : IWebServerCache
     /// <remarks>In the migration phase, <see cref="MemcachedClient.InvalidateAsync"/>: it deletes the key, and the lease
     /// beside it, so that a factory in flight on another new server stores nothing; a plain delete of a key that holds
     /// nothing leaves no trace for such a factory to lose against. After the flip, a plain delete (the placeholder under
-    /// the key stands for the lease; InvalidateAsync would mark the value stale, which the plain reads still serve).</remarks>
+    /// the key stands for the lease; InvalidateAsync would mark the value stale, which the plain reads still serve).
+    /// <para>Under <c>OnServerFailure = Miss</c> the client answers false for a key that was absent and for a delete its
+    /// server failed alike (down, a timeout, a broken connection: it may not have been made), so whether it completed is
+    /// read from the outcome the client recorded for each of the call's requests (<see cref="CallProbe"/>): a delete one
+    /// of whose requests failed on its server is not completed, and is counted as a server failure caught, as a failed
+    /// <see cref="SetAsync"/> is. Taking it for completed counted every later read of the value it did not delete as
+    /// stale.</para></remarks>
     public async Task<CacheReply<bool>> DeleteAsync(string key, CancellationToken cancellationToken)
     {
         var requests = CallProbe.Start();
         bool deleted = _migrationPhase
             ? await _client.InvalidateAsync(key, cancellationToken: cancellationToken).ConfigureAwait(false)
             : await _client.DeleteAsync(key, cancellationToken).ConfigureAwait(false);
-        return new(true, null, Requests: $"{deleted}: {requests}");
+        bool failed = requests.ServerFailures > 0;
+        return new(
+            !failed,
+            failed ? $"{(_migrationPhase ? "InvalidateAsync" : "DeleteAsync")}(\"{key}\"): a server failure, caught (OnServerFailure = Miss)" : null,
+            Requests: $"answered {deleted}: {requests}");
     }
 
     /// <inheritdoc/>
