@@ -108,7 +108,7 @@ internal sealed class MigrateWebServer
             return;
         }
 
-        _shared.Tally.Miss(phase, _shared.Ledger.IsLostHit(k, start) ? $"{_name} missed {key}, whose last write memcached had stored" : null);
+        _shared.Tally.Miss(phase, !reply.ServerFailed && _shared.Ledger.IsLostHit(k, start) ? $"{_name} missed {key}, whose last write memcached had stored" : null);
         await FillAsync(k, phase).ConfigureAwait(false);
     }
 
@@ -144,7 +144,7 @@ internal sealed class MigrateWebServer
         if (created)
         {
             _shared.Trace.Add(k, $"{_name} GetOrCreateAsync ran the factory: {reply.Requests}", began);
-            _shared.Tally.Miss(phase, _shared.Ledger.IsLostHit(k, start) ? $"{_name} ran the factory of {key} (GetOrCreateAsync), whose last write memcached had stored" : null);
+            _shared.Tally.Miss(phase, !reply.ServerFailed && _shared.Ledger.IsLostHit(k, start) ? $"{_name} ran the factory of {key} (GetOrCreateAsync), whose last write memcached had stored" : null);
         }
         else
         {

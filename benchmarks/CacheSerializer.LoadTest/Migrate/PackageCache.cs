@@ -40,7 +40,14 @@ internal sealed class PackageCache : IWebServerCache
         var probe = ReadProbe.Start();
         var requests = CallProbe.Start();
         MemcachedGetResult<UserFolderTree> result = await _client.GetAsync<UserFolderTree>(key, cancellationToken).ConfigureAwait(false);
-        return new(result.Found ? result.Value : null, probe.Unreadable is { } reason ? $"GetAsync(\"{key}\"): an item the client could not read ({reason}), read as a miss" : null, Requests: requests.ToString());
+        bool failed = requests.ServerFailures > 0;
+        return new(
+            result.Found ? result.Value : null,
+            probe.Unreadable is { } reason ? $"GetAsync(\"{key}\"): an item the client could not read ({reason}), read as a miss"
+            : failed ? $"GetAsync(\"{key}\"): a server failure, read as a miss (OnServerFailure = Miss)"
+            : null,
+            Requests: requests.ToString(),
+            ServerFailed: failed);
     }
 
     /// <inheritdoc/>
@@ -61,7 +68,14 @@ internal sealed class PackageCache : IWebServerCache
         var probe = ReadProbe.Start();
         var requests = CallProbe.Start();
         UserFolderTree value = await _client.GetOrCreateAsync(key, factory, cancellationToken: cancellationToken).ConfigureAwait(false);
-        return new(value, probe.Unreadable is { } reason ? $"GetOrCreateAsync(\"{key}\"): an item the client could not read ({reason}), read as a miss" : null, Requests: requests.ToString());
+        bool failed = requests.ServerFailures > 0;
+        return new(
+            value,
+            probe.Unreadable is { } reason ? $"GetOrCreateAsync(\"{key}\"): an item the client could not read ({reason}), read as a miss"
+            : failed ? $"GetOrCreateAsync(\"{key}\"): a server failure, caught (OnServerFailure = Miss)"
+            : null,
+            Requests: requests.ToString(),
+            ServerFailed: failed);
     }
 
     /// <inheritdoc/>
