@@ -8,4 +8,7 @@ namespace CacheSerializer.LoadTest.Migrate;
 /// <param name="Caught">The exception the client caught, in words, or null.</param>
 /// <param name="NotAValue">What an old server's read found that is not a value (a get-or-create placeholder, which
 /// EnyimMemcachedCore returns as a hit whose value is null), in words, or null.</param>
-internal readonly record struct CacheReply<T>(T Value, string? Caught, string? NotAValue = null);
+/// <param name="Requests">The memcached requests the call made and their outcomes (<see cref="Checking.CallProbe"/>), or null.</param>
+/// <param name="ServerFailed">Whether a request of the call failed on its server (down, a timeout, a broken connection):
+/// a miss it read then says nothing of what memcached held, so it is no lost hit.</param>
+internal readonly record struct CacheReply<T>(T Value, string? Caught, string? NotAValue = null, string? Requests = null, bool ServerFailed = false);

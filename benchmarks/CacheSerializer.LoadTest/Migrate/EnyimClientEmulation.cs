@@ -82,7 +82,7 @@ internal sealed class EnyimClientEmulation : IWebServerCache
             }
 
             UserFolderTree? value = _transcoder.Deserialize<UserFolderTree>(new CacheItem(flags, new ArraySegment<byte>(data)));
-            return new(value, null, value is null ? $"GetAsync(\"{key}\") read a hit whose value is null (flags 0x{flags:X4}, {data.Length} bytes): not a value" : null);
+            return new(value, null, value is null ? $"GetAsync(\"{key}\") read a hit whose value is null (flags 0x{flags:X4}, {data.Length} bytes): not a value" : null, Requests: $"binary get@{server} hit");
         }
         catch (Exception ex) when (!IsStopping(ex, cancellationToken))
         {
@@ -93,28 +93,30 @@ internal sealed class EnyimClientEmulation : IWebServerCache
     /// <inheritdoc/>
     public async Task<CacheReply<bool>> SetAsync(string key, UserFolderTree value, CancellationToken cancellationToken)
     {
+        var requests = CallProbe.Start();
         try
         {
             MemcachedStoreResult result = await _client.SetAsync(key, value, expiration: null, cancellationToken).ConfigureAwait(false);
-            return new(result == MemcachedStoreResult.Stored, null);
+            return new(result == MemcachedStoreResult.Stored, null, Requests: $"{result}: {requests}");
         }
         catch (Exception ex) when (!IsStopping(ex, cancellationToken))
         {
-            return new(false, Describe("SetAsync", key, ex));
+            return new(false, Describe("SetAsync", key, ex), Requests: requests.ToString());
         }
     }
 
     /// <inheritdoc/>
     public async Task<CacheReply<bool>> DeleteAsync(string key, CancellationToken cancellationToken)
     {
+        var requests = CallProbe.Start();
         try
         {
-            _ = await _client.DeleteAsync(key, cancellationToken).ConfigureAwait(false);
-            return new(true, null);
+            bool deleted = await _client.DeleteAsync(key, cancellationToken).ConfigureAwait(false);
+            return new(true, null, Requests: $"answered {deleted}: {requests}");
         }
         catch (Exception ex) when (!IsStopping(ex, cancellationToken))
         {
-            return new(false, Describe("RemoveAsync", key, ex));
+            return new(false, Describe("RemoveAsync", key, ex), Requests: requests.ToString());
         }
     }
 

@@ -25,7 +25,8 @@ internal interface IWebServerCache : IAsyncDisposable
     /// <summary>Deletes a key.</summary>
     /// <param name="key">The key.</param>
     /// <param name="cancellationToken">The web server stopping.</param>
-    /// <returns>Whether the client reported no failure (the key deleted or absent: this package's client, under its
-    /// default <c>OnServerFailure = Miss</c>, answers false for both and for a failure alike), and what it caught on the way.</returns>
+    /// <returns>Whether the delete completed (the key deleted or absent; not when the client failed on its server, which
+    /// this package's client, under its default <c>OnServerFailure = Miss</c>, answers false for as it does for an absent
+    /// key), and what it caught on the way.</returns>
     Task<CacheReply<bool>> DeleteAsync(string key, CancellationToken cancellationToken);
 }

@@ -56,7 +56,8 @@ internal static class MigrateRunner
             new VersionedStore(settings.Keys, settings.TreeEntries, settings.Seed),
             new KeyLedger(settings.Keys),
             tally,
-            settings.UpdateEvery);
+            settings.UpdateEvery,
+            new KeyTrace(settings.Keys));
         await StoreEveryKeyAsync(shared, endpoints, name, wrapTranscoder, cancellationToken).ConfigureAwait(false);
 
         var atEnd = new Dictionary<MigratePhase, ServerStats>();

@@ -9,4 +9,5 @@ namespace CacheSerializer.LoadTest.Migrate;
 /// <param name="Ledger">The completed writes, for the stale-value and lost-hit rules.</param>
 /// <param name="Tally">The counts.</param>
 /// <param name="UpdateEvery">Every Nth operation of a caller is an update.</param>
-internal sealed record MigrateShared(string[] Keys, VersionedStore Store, KeyLedger Ledger, MigrateTally Tally, int UpdateEvery);
+/// <param name="Trace">The last writes of each key, reported with a stale value.</param>
+internal sealed record MigrateShared(string[] Keys, VersionedStore Store, KeyLedger Ledger, MigrateTally Tally, int UpdateEvery, KeyTrace Trace);

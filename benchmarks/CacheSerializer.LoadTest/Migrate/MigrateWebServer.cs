@@ -93,6 +93,7 @@ internal sealed class MigrateWebServer
         }
 
         string key = _shared.Keys[k];
+        double began = _shared.Trace.Now;
         KeyLedger.ReadStart start = _shared.Ledger.StartRead(k);
         CacheReply<UserFolderTree?> reply = await _cache.GetAsync(key, stop).ConfigureAwait(false);
         Caught(phase, reply.Caught);
@@ -103,11 +104,11 @@ internal sealed class MigrateWebServer
 
         if (reply.Value is UserFolderTree value)
         {
-            Hit(k, start, value, phase);
+            Hit(k, start, began, value, phase, reply.Requests);
             return;
         }
 
-        _shared.Tally.Miss(phase, _shared.Ledger.IsLostHit(k, start) ? $"{_name} missed {key}, whose last write memcached had stored" : null);
+        _shared.Tally.Miss(phase, !reply.ServerFailed && _shared.Ledger.IsLostHit(k, start) ? $"{_name} missed {key}, whose last write memcached had stored" : null);
         await FillAsync(k, phase).ConfigureAwait(false);
     }
 
@@ -117,6 +118,7 @@ internal sealed class MigrateWebServer
     {
         string key = _shared.Keys[k];
         _shared.Tally.GetOrCreateRead(phase);
+        double began = _shared.Trace.Now;
         KeyLedger.ReadStart start = _shared.Ledger.StartRead(k);
         bool created = false;
         CacheReply<UserFolderTree?> reply = await package.GetOrCreateAsync(key, async _ =>
@@ -128,8 +130,9 @@ internal sealed class MigrateWebServer
             {
                 // A write starts that the ledger never sees end (the client stores, or loses to a delete or a store):
                 // until the key's next write, a miss of it proves nothing.
-                UserFolderTree value = _shared.Store.Read(k).Value;
+                (int version, UserFolderTree value) = _shared.Store.Read(k);
                 _shared.Ledger.WriteStarted(k);
+                _shared.Trace.Add(k, string.Create(CultureInfo.InvariantCulture, $"{_name} factory read v{version}"));
                 return value;
             }
             finally
@@ -140,23 +143,26 @@ internal sealed class MigrateWebServer
         Caught(phase, reply.Caught);
         if (created)
         {
-            _shared.Tally.Miss(phase, _shared.Ledger.IsLostHit(k, start) ? $"{_name} ran the factory of {key} (GetOrCreateAsync), whose last write memcached had stored" : null);
+            _shared.Trace.Add(k, $"{_name} GetOrCreateAsync ran the factory: {reply.Requests}", began);
+            _shared.Tally.Miss(phase, !reply.ServerFailed && _shared.Ledger.IsLostHit(k, start) ? $"{_name} ran the factory of {key} (GetOrCreateAsync), whose last write memcached had stored" : null);
         }
         else
         {
-            Hit(k, start, reply.Value!, phase);
+            Hit(k, start, began, reply.Value!, phase, reply.Requests);
         }
     }
 
-    /// <summary>Checks a hit against the source of truth: stale, wrong, or right.</summary>
-    private void Hit(int k, KeyLedger.ReadStart start, UserFolderTree value, MigratePhase? phase)
+    /// <summary>Checks a hit against the source of truth: stale, wrong, or right. A stale value is reported with the
+    /// read's requests and the key's last writes (<see cref="KeyTrace"/>): which web server made each, what memcached
+    /// answered, when.</summary>
+    private void Hit(int k, KeyLedger.ReadStart start, double began, UserFolderTree value, MigratePhase? phase, string? requests)
     {
         string key = _shared.Keys[k];
         int? version = _shared.Store.Identify(k, value);
         _shared.Tally.Hit(
             phase,
             version is int v && KeyLedger.IsStale(start, v)
-                ? string.Create(CultureInfo.InvariantCulture, $"{_name} read {key} at version {v}, after the delete or overwrite made for version {start.Invalidated} had completed")
+                ? string.Create(CultureInfo.InvariantCulture, $"{_name} read {key} at version {v} [{began:F1}-{_shared.Trace.Now:F1} ms{(requests is null ? string.Empty : ": " + requests)}], after the delete or overwrite made for version {start.Invalidated} had completed; the key's last writes: {_shared.Trace.Of(k)}")
                 : null,
             version is null ? string.Create(CultureInfo.InvariantCulture, $"{_name} read {key}: a value that is no version of the key (loaded {value.Loaded:O})") : null);
     }
@@ -169,10 +175,12 @@ internal sealed class MigrateWebServer
         await gate.WaitAsync(CancellationToken.None).ConfigureAwait(false);
         try
         {
-            (_, UserFolderTree value) = _shared.Store.Read(k);
+            (int version, UserFolderTree value) = _shared.Store.Read(k);
             _shared.Ledger.WriteStarted(k);
+            double started = _shared.Trace.Now;
             CacheReply<bool> stored = await _cache.SetAsync(_shared.Keys[k], value, CancellationToken.None).ConfigureAwait(false);
             Caught(phase, stored.Caught);
+            _shared.Trace.Add(k, string.Create(CultureInfo.InvariantCulture, $"{_name} fill v{version}: {stored.Requests}"), started);
             _shared.Ledger.StoreEnded(k, stored.Value);
         }
         finally
@@ -192,10 +200,12 @@ internal sealed class MigrateWebServer
             (int version, UserFolderTree value) = _shared.Store.Update(k);
             _shared.Tally.Update(phase);
             _shared.Ledger.WriteStarted(k);
+            double started = _shared.Trace.Now;
             if (delete)
             {
                 CacheReply<bool> deleted = await _cache.DeleteAsync(key, CancellationToken.None).ConfigureAwait(false);
                 Caught(phase, deleted.Caught);
+                _shared.Trace.Add(k, string.Create(CultureInfo.InvariantCulture, $"{_name} delete for v{version}, {(deleted.Value ? "completed" : "not completed")}: {deleted.Requests}"), started);
                 _shared.Ledger.DeleteEnded(k, deleted.Value);
                 if (deleted.Value)
                 {
@@ -206,6 +216,7 @@ internal sealed class MigrateWebServer
             {
                 CacheReply<bool> stored = await _cache.SetAsync(key, value, CancellationToken.None).ConfigureAwait(false);
                 Caught(phase, stored.Caught);
+                _shared.Trace.Add(k, string.Create(CultureInfo.InvariantCulture, $"{_name} overwrite v{version}: {stored.Requests}"), started);
                 _shared.Ledger.StoreEnded(k, stored.Value);
                 if (stored.Value)
                 {

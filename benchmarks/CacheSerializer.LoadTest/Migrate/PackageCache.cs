@@ -38,15 +38,24 @@ internal sealed class PackageCache : IWebServerCache
     {
         // The client reads an item it cannot read as a miss; the web server's CheckingTranscoder marks this read's probe.
         var probe = ReadProbe.Start();
+        var requests = CallProbe.Start();
         MemcachedGetResult<UserFolderTree> result = await _client.GetAsync<UserFolderTree>(key, cancellationToken).ConfigureAwait(false);
-        return new(result.Found ? result.Value : null, probe.Unreadable is { } reason ? $"GetAsync(\"{key}\"): an item the client could not read ({reason}), read as a miss" : null);
+        bool failed = requests.ServerFailures > 0;
+        return new(
+            result.Found ? result.Value : null,
+            probe.Unreadable is { } reason ? $"GetAsync(\"{key}\"): an item the client could not read ({reason}), read as a miss"
+            : failed ? $"GetAsync(\"{key}\"): a server failure, read as a miss (OnServerFailure = Miss)"
+            : null,
+            Requests: requests.ToString(),
+            ServerFailed: failed);
     }
 
     /// <inheritdoc/>
     public async Task<CacheReply<bool>> SetAsync(string key, UserFolderTree value, CancellationToken cancellationToken)
     {
+        var requests = CallProbe.Start();
         MemcachedStoreResult result = await _client.SetAsync(key, value, expiration: null, cancellationToken).ConfigureAwait(false);
-        return new(result == MemcachedStoreResult.Stored, result == MemcachedStoreResult.ServerFailure ? $"SetAsync(\"{key}\"): a server failure, caught (OnServerFailure = Miss)" : null);
+        return new(result == MemcachedStoreResult.Stored, result == MemcachedStoreResult.ServerFailure ? $"SetAsync(\"{key}\"): a server failure, caught (OnServerFailure = Miss)" : null, Requests: $"{result}: {requests}");
     }
 
     /// <summary>Reads a key through <see cref="MemcachedClient.GetOrCreateAsync{T}"/>: one factory call per miss in the farm.</summary>
@@ -57,21 +66,40 @@ internal sealed class PackageCache : IWebServerCache
     public async Task<CacheReply<UserFolderTree?>> GetOrCreateAsync(string key, Func<CancellationToken, Task<UserFolderTree>> factory, CancellationToken cancellationToken)
     {
         var probe = ReadProbe.Start();
+        var requests = CallProbe.Start();
         UserFolderTree value = await _client.GetOrCreateAsync(key, factory, cancellationToken: cancellationToken).ConfigureAwait(false);
-        return new(value, probe.Unreadable is { } reason ? $"GetOrCreateAsync(\"{key}\"): an item the client could not read ({reason}), read as a miss" : null);
+        bool failed = requests.ServerFailures > 0;
+        return new(
+            value,
+            probe.Unreadable is { } reason ? $"GetOrCreateAsync(\"{key}\"): an item the client could not read ({reason}), read as a miss"
+            : failed ? $"GetOrCreateAsync(\"{key}\"): a server failure, caught (OnServerFailure = Miss)"
+            : null,
+            Requests: requests.ToString(),
+            ServerFailed: failed);
     }
 
     /// <inheritdoc/>
     /// <remarks>In the migration phase, <see cref="MemcachedClient.InvalidateAsync"/>: it deletes the key, and the lease
     /// beside it, so that a factory in flight on another new server stores nothing; a plain delete of a key that holds
     /// nothing leaves no trace for such a factory to lose against. After the flip, a plain delete (the placeholder under
-    /// the key stands for the lease; InvalidateAsync would mark the value stale, which the plain reads still serve).</remarks>
+    /// the key stands for the lease; InvalidateAsync would mark the value stale, which the plain reads still serve).
+    /// <para>Under <c>OnServerFailure = Miss</c> the client answers false for a key that was absent and for a delete its
+    /// server failed alike (down, a timeout, a broken connection: it may not have been made), so whether it completed is
+    /// read from the outcome the client recorded for each of the call's requests (<see cref="CallProbe"/>): a delete one
+    /// of whose requests failed on its server is not completed, and is counted as a server failure caught, as a failed
+    /// <see cref="SetAsync"/> is. Taking it for completed counted every later read of the value it did not delete as
+    /// stale.</para></remarks>
     public async Task<CacheReply<bool>> DeleteAsync(string key, CancellationToken cancellationToken)
     {
-        _ = _migrationPhase
+        var requests = CallProbe.Start();
+        bool deleted = _migrationPhase
             ? await _client.InvalidateAsync(key, cancellationToken: cancellationToken).ConfigureAwait(false)
             : await _client.DeleteAsync(key, cancellationToken).ConfigureAwait(false);
-        return new(true, null);
+        bool failed = requests.ServerFailures > 0;
+        return new(
+            !failed,
+            failed ? $"{(_migrationPhase ? "InvalidateAsync" : "DeleteAsync")}(\"{key}\"): a server failure, caught (OnServerFailure = Miss)" : null,
+            Requests: $"answered {deleted}: {requests}");
     }
 
     /// <inheritdoc/>

@@ -30,7 +30,7 @@ public sealed class EnyimClientEmulationTests
         CacheReply<UserFolderTree?> reply = await old.GetAsync("user:1", CancellationToken.None);
 
         Assert.Equal(
-            new CacheReply<UserFolderTree?>(null, null, "GetAsync(\"user:1\") read a hit whose value is null (flags 0x0000, 0 bytes): not a value"),
+            new CacheReply<UserFolderTree?>(null, null, "GetAsync(\"user:1\") read a hit whose value is null (flags 0x0000, 0 bytes): not a value", $"binary get@{server.Endpoint} hit"),
             reply);
         release.SetResult();
         await held;
@@ -43,7 +43,7 @@ public sealed class EnyimClientEmulationTests
         await using var old = EnyimClientEmulation.Create([server.Endpoint]);
         var value = new UserFolderTree { Loaded = new DateTime(2026, 1, 1, 0, 0, 1, DateTimeKind.Utc), Entries = [] };
 
-        Assert.Equal(new CacheReply<bool>(true, null), await old.SetAsync("user:2", value, CancellationToken.None));
+        Assert.Equal(new CacheReply<bool>(true, null, Requests: $"Stored: set@{server.Port} stored"), await old.SetAsync("user:2", value, CancellationToken.None));
 
         Assert.Equal(value, (await old.GetAsync("user:2", CancellationToken.None)).Value);
         Assert.Equal(new CacheReply<UserFolderTree?>(null, null), await old.GetAsync("user:3", CancellationToken.None));
