@@ -29,11 +29,11 @@ internal sealed class FaultRig : IAsyncDisposable
     private readonly MemcachedClient? _client;
     private readonly ConnectionMultiplexer? _redis;
 
-    private FaultRig(ServerSet memcached, MemcachedClient client)
+    private FaultRig(ServerSet memcached, MemcachedClient client, bool package)
     {
         _memcached = memcached;
         _client = client;
-        Nodes = [.. memcached.Endpoints.Select(e => e + Holding(client, e))];
+        Nodes = [.. memcached.Endpoints.Select(e => package ? e + Holding(client, e) : e)];
         Memcached = memcached.Endpoints;
         Redis = string.Empty;
         Description = string.Create(CultureInfo.InvariantCulture, $"{memcached.Endpoints.Count} memcached nodes ({memcached.Description}), hc:seq on {client.GetServerForKey("hc:seq")}");
@@ -50,7 +50,8 @@ internal sealed class FaultRig : IAsyncDisposable
         Description = string.Create(CultureInfo.InvariantCulture, $"redis-server {primary.Endpoint} (--maxmemory {megabytes}mb, allkeys-lru) and its replica {replica.Endpoint} (--replicaof)");
     }
 
-    /// <summary>Gets the servers, each with what it is or holds: <c>127.0.0.1:port (hc:seq)</c>, <c>(primary)</c>.</summary>
+    /// <summary>Gets the servers, each with what it is or holds: <c>127.0.0.1:port (hc:seq)</c> (the package's
+    /// HybridCache's records, for its contenders), <c>(primary)</c>.</summary>
     public IReadOnlyList<string> Nodes { get; }
 
     /// <summary>Gets the memcached servers for the web servers (none for the contenders over Redis).</summary>
@@ -74,7 +75,7 @@ internal sealed class FaultRig : IAsyncDisposable
         if (HybridRunner.OnMemcached(contender))
         {
             var servers = ServerSet.Start(HybridSettings.FaultNodes, $"-m {megabytes}");
-            return new FaultRig(servers, new MemcachedClient(LikeTheWebServers(servers.Endpoints)));
+            return new FaultRig(servers, new MemcachedClient(LikeTheWebServers(servers.Endpoints)), contender is HybridContender.Bounded or HybridContender.Strict);
         }
 
         var primary = RedisServer.Start("--maxmemory", megabytes + "mb", "--maxmemory-policy", "allkeys-lru");

@@ -107,6 +107,10 @@ internal sealed record HybridPhaseResult
     /// <summary>Gets the reads counted in <see cref="HitRateAfterRecovery"/>.</summary>
     public long ReadsAfterRecovery { get; init; }
 
+    /// <summary>Gets the stale reads of both kinds among <see cref="ReadsAfterRecovery"/>: what the fault left behind
+    /// once it was lifted, apart from what was served while it lasted; null when nothing was lifted.</summary>
+    public long? StaleAfterRecovery { get; init; }
+
     /// <summary>Gets, in a step of the faults phase that faults one server, that server and what it holds
     /// (<c>127.0.0.1:port (hc:seq)</c>); null otherwise.</summary>
     public string? FaultedServer { get; init; }

@@ -25,6 +25,7 @@ internal sealed class HybridPhaseTally(HybridPhase phase, string name, bool[]? f
     private long _readsAfterResume;
     private long _hitsAfterResume;
     private long _staleOnFaulted;
+    private long _staleAfterResume;
     private long _abandonedRemovals;
     private long _outagesEntered;
     private long _changesFailed;
@@ -61,6 +62,9 @@ internal sealed class HybridPhaseTally(HybridPhase phase, string name, bool[]? f
 
     /// <summary>Gets the hits among <see cref="ReadsAfterResume"/>.</summary>
     public long HitsAfterResume => Interlocked.Read(ref _hitsAfterResume);
+
+    /// <summary>Gets the stale reads of both kinds among <see cref="ReadsAfterResume"/>.</summary>
+    public long StaleAfterResume => Interlocked.Read(ref _staleAfterResume);
 
     /// <summary>Gets the stale reads of both kinds of keys placed on the faulted server.</summary>
     public long StaleOnFaultedServer => Interlocked.Read(ref _staleOnFaulted);
@@ -224,6 +228,11 @@ internal sealed class HybridPhaseTally(HybridPhase phase, string name, bool[]? f
             if (source != HybridReadSource.Factory)
             {
                 Interlocked.Increment(ref _hitsAfterResume);
+            }
+
+            if (problem == Stale)
+            {
+                Interlocked.Increment(ref _staleAfterResume);
             }
         }
 

@@ -55,7 +55,7 @@ internal static class HybridReportWriter
         var text = new StringBuilder();
         text.AppendLine(string.Create(CultureInfo.InvariantCulture, $"Faults phase, on servers of its own per contender: {HybridSettings.FaultNodes} memcached nodes with -m {s.FaultMemoryMegabytes}, or a redis-server with --maxmemory {s.FaultMemoryMegabytes}mb (allkeys-lru) and a replica; the tagged keys read, a row removed by key every {s.UpdateEvery.TotalMilliseconds:0} ms and a tag every {s.TagEvery.TotalMilliseconds:0} ms. Steps: memory pressure {s.PressureFor.TotalSeconds:0.#} s (filler for three quarters of it; for the package's HybridCache hc:seq, the next hc:log item, an hc:tag record and hc:tag:* deleted twice each); each server frozen {s.FaultFreeze.TotalSeconds:0.#} s (past the client's {HybridSettings.OperationTimeout.TotalSeconds:0.#} s operation timeout), then killed {s.KillFor.TotalSeconds:0.#} s and restarted empty; every server frozen {(s.FaultFreeze + s.FreezePast).TotalSeconds:0.#} s while web server 0 makes every removal, and restarted {s.FreezePast.TotalSeconds:0.#} s before the servers run again. Each fault {s.FaultLead.TotalSeconds:0.#} s into its step, which runs {s.FaultTail.TotalSeconds:0.#} s after it is lifted."));
         text.AppendLine();
-        string[] columns = ["Contender", "step", "reads/s", "hit rate", "hit rate after recovery", "stale reads", "stale at L2", "stale, keys on the faulted server", "factory calls per (key, version) (max)", "removal p50 / p99", "errors", "removals lost with a web server", "outages entered (event 44)", "changes not taken (event 43)", "evictions", "lock timeouts", "L2 hits back after"];
+        string[] columns = ["Contender", "step", "reads/s", "hit rate", "hit rate after recovery", "stale reads", "stale at L2", "stale, keys on the faulted server", "stale after recovery", "factory calls per (key, version) (max)", "removal p50 / p99", "errors", "removals lost with a web server", "outages entered (event 44)", "changes not taken (event 43)", "evictions", "lock timeouts", "L2 hits back after"];
         text.AppendLine($"| {string.Join(" | ", columns)} |");
         text.AppendLine($"|---|---|{string.Concat(Enumerable.Repeat("---:|", columns.Length - 2))}");
         foreach (HybridContenderResult c in report.Contenders)
@@ -69,6 +69,7 @@ internal static class HybridReportWriter
                     string.Create(CultureInfo.InvariantCulture, $"{N(p.StaleReads)} ({Percent(p.StaleShare)})"),
                     string.Create(CultureInfo.InvariantCulture, $"{N(p.StaleL2Reads)} ({Percent(p.StaleL2Share)})"),
                     p.StaleOnFaultedServer is long onFaulted ? N(onFaulted) : "-",
+                    p.StaleAfterRecovery is long afterRecovery ? string.Create(CultureInfo.InvariantCulture, $"{N(afterRecovery)} ({Percent(p.ReadsAfterRecovery == 0 ? 0 : (double)afterRecovery / p.ReadsAfterRecovery)})") : "-",
                     string.Create(CultureInfo.InvariantCulture, $"{p.CallsPerVersion:0.00} ({p.MaxCallsPerVersion})"),
                     RemovalTimes(p), N(p.Errors), N(p.AbandonedRemovals), N(p.OutagesEntered), N(p.ChangesFailed), NumberOrDash(p.Evictions), N(p.LockTimeouts),
                     p.L2HitsBackAfterMilliseconds is { } back ? string.Create(CultureInfo.InvariantCulture, $"{back:N0} ms") : "-",
@@ -86,7 +87,7 @@ internal static class HybridReportWriter
             }
         }
 
-        text.AppendLine("- Stale reads: as in the other phases (a version older than one whose removal had returned before the read began), L1 allowed; at L2 the reads that skipped L1; \"keys on the faulted server\" counts both kinds for the keys the client places on the server the step faults. Hit rate after recovery: the reads begun after the fault was lifted (the server let run or restarted, the filler stopped). Removals lost with a web server: removals in flight when it was disposed, which threw (not errors). Events 43 and 44: the package's HybridCache's warnings, counted from its logs (the other contenders have none).");
+        text.AppendLine("- Stale reads: as in the other phases (a version older than one whose removal had returned before the read began), L1 allowed; at L2 the reads that skipped L1; \"keys on the faulted server\" counts both kinds for the keys the client places on the server the step faults. Hit rate and stale after recovery: the reads (both kinds) begun after the fault was lifted (the server let run or restarted, the filler stopped), so what the fault left behind, apart from what was served while it lasted. Removals lost with a web server: removals in flight when it was disposed, which threw (not errors). Events 43 and 44: the package's HybridCache's warnings, counted from its logs (the other contenders have none).");
         return text.ToString();
     }
 

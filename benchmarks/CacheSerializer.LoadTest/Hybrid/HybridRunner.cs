@@ -171,6 +171,7 @@ internal static partial class HybridRunner
             RemovalP99Milliseconds = tally.RemovalMilliseconds(99),
             HitRateAfterRecovery = tally.ReadsAfterResume == 0 ? null : (double)tally.HitsAfterResume / tally.ReadsAfterResume,
             ReadsAfterRecovery = tally.ReadsAfterResume,
+            StaleAfterRecovery = tally.ReadsAfterResume == 0 ? null : tally.StaleAfterResume,
             AbandonedRemovals = tally.AbandonedRemovals,
             OutagesEntered = tally.OutagesEntered,
             ChangesFailed = tally.ChangesFailed,
@@ -340,6 +341,11 @@ internal static partial class HybridRunner
             {
                 break;
             }
+            catch (Exception) when (stop.IsCancellationRequested && server.IsDisposed)
+            {
+                // A read in flight as its web server was restarted (the faults phase), which a process that ends loses too.
+                break;
+            }
             catch (Exception ex) when (ex is not OperationCanceledException)
             {
                 tally.Error($"GetOrCreateAsync {run.Keys[k]}: {ex.GetType().Name}: {ex.Message}");
@@ -425,14 +431,17 @@ internal static partial class HybridRunner
             Volatile.Write(ref Slots[index], StartSlot(index, server));
         }
 
-        /// <summary>Restarts web server <paramref name="index"/>: its callers stop, its service provider is disposed (what
-        /// it held in memory, removals it was still making, is lost, as with a process that ends), a new one is built.</summary>
+        /// <summary>Restarts web server <paramref name="index"/>: its callers are told to stop and its service provider
+        /// is disposed at once, without waiting for the reads in flight (what it held in memory, reads and removals it
+        /// was making, is lost, as with a process that ends; a read on a frozen server would hold the restart until its
+        /// timeout), and a new one is built.</summary>
         public async Task RestartAsync(int index, Func<HybridWebServer> start)
         {
             Slot old = Volatile.Read(ref Slots[index])!;
-            await old.Callers.StopAsync().ConfigureAwait(false);
+            Task stopping = old.Callers.StopAsync();
             await old.Server.DisposeAsync().ConfigureAwait(false);
             Volatile.Write(ref Slots[index], StartSlot(index, start()));
+            await stopping.ConfigureAwait(false);
         }
 
         public async Task StopAsync()

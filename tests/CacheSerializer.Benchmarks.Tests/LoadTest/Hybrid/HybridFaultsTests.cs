@@ -52,10 +52,12 @@ public sealed class HybridFaultsTests : IDisposable
             Assert.Contains(pressure.Events!, e => e.Contains(record, StringComparison.Ordinal));
         }
 
-        // A freeze past the operation timeout of the node holding the log's counter, and of every node, is an outage to
-        // the web servers (event 44): the steps did what they are there for.
-        Assert.True(sequenceFrozen.OutagesEntered > 0, $"{sequenceFrozen.Phase}: no outage\n{why}");
-        Assert.True(steps[^1].OutagesEntered > 0, $"{steps[^1].Phase}: no outage\n{why}");
+        // A freeze past the operation timeout is an outage to the web servers (event 44): the steps did what they are there
+        // for. Asserted of the first freeze, which starts with no outage (the pressure step has none): the event is logged
+        // once per outage, and a later step may begin before the web servers saw the end of the one before it (the short
+        // mode runs 0.7 s after a fault is lifted: one run's restart step counted none, begun inside the kill's outage).
+        Assert.True(freezes[0].OutagesEntered > 0, $"{freezes[0].Phase}: no outage\n{why}");
+        Assert.True(sequenceFrozen.OutagesEntered + steps[^1].OutagesEntered > 0, $"{sequenceFrozen.Phase}, {steps[^1].Phase}: no outage\n{why}");
         Assert.Contains(steps[^1].Events!, e => e.Contains("restarted web server 0", StringComparison.Ordinal));
         Assert.All(kills, k => Assert.Contains(k.Events!, e => e.Contains("restarted 127.0.0.1:", StringComparison.Ordinal)));
 
