@@ -80,8 +80,9 @@ public sealed class RedisServer : IDisposable
     /// <exception cref="ServerUnavailableException">redis-server is not on PATH.</exception>
     public static string FindBinary() => FindBinary(path: null);
 
-    /// <summary>Stops the server at once (SIGKILL: it keeps nothing to save).</summary>
-    public void Dispose()
+    /// <summary>Kills the server at once (SIGKILL, no graceful shutdown), as a crash would; <see cref="Restart"/> starts it
+    /// again on its port.</summary>
+    public void Kill()
     {
         if (_process is { } process)
         {
@@ -89,6 +90,18 @@ public sealed class RedisServer : IDisposable
             ServerProcess.Kill(process);
         }
     }
+
+    /// <summary>Starts (again) on the same port and with the same arguments, empty (it saves nothing), and waits until it
+    /// answers <c>PING</c>; a replica (<c>--replicaof</c>) then syncs from its primary again.</summary>
+    /// <exception cref="ServerUnavailableException">It exited at start, or did not answer <c>PING</c> within 10 s.</exception>
+    public void Restart()
+    {
+        Kill();
+        Launch();
+    }
+
+    /// <summary>Stops the server at once (SIGKILL: it keeps nothing to save).</summary>
+    public void Dispose() => Kill();
 
     /// <summary>Finds redis-server in the directories of <paramref name="path"/> (PATH's syntax; the process's PATH when null).</summary>
     internal static string FindBinary(string? path) =>

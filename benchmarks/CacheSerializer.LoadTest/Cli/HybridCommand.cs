@@ -14,7 +14,7 @@ internal static class HybridCommand
         Defaults.AsShort(),
         "Web servers: each its own service provider with the contender's HybridCache.",
         "Concurrent callers on each web server, each calling HybridCache.GetOrCreateAsync on a random key in a loop.",
-        "3 web servers x 4 callers on 20 keys; steady 1 s, tags 0.5 s, outage 0.7 s (frozen 0.25 s), deploy 0.6 s");
+        "3 web servers x 4 callers on 20 keys; steady 1 s, tags 0.5 s, outage 0.7 s (frozen 0.25 s), deploy 0.6 s; faults: pressure 2 s, freezes 2.5 s, kills 0.5 s");
 
     private static readonly Option<int> KeysOption = new("--keys")
     {
@@ -49,9 +49,24 @@ internal static class HybridCommand
     private static readonly Option<TimeSpan> DeployDurationOption = LoadTestCommand.TimeOption(
         "--deploy-duration", "How long the deploy phase runs (the web servers replaced one by one at even steps).", Defaults.DeployDuration);
 
+    private static readonly Option<int> FaultsMemoryOption = new("--faults-memory")
+    {
+        Description = "Memory of each memcached node of the faults phase (-m), and of its redis-server (--maxmemory), in MB.",
+        DefaultValueFactory = _ => Defaults.FaultMemoryMegabytes,
+    };
+
+    private static readonly Option<TimeSpan> PressureForOption = LoadTestCommand.TimeOption(
+        "--pressure-for", "How long the faults phase's memory pressure step runs (its filler writes for three quarters of it).", Defaults.PressureFor);
+
+    private static readonly Option<TimeSpan> FreezePastOption = LoadTestCommand.TimeOption(
+        "--freeze-past", "How much longer than the client's operation timeout a server of the faults phase stays frozen.", Defaults.FreezePast);
+
+    private static readonly Option<TimeSpan> KillForOption = LoadTestCommand.TimeOption(
+        "--kill-for", "How long a killed server of the faults phase stays down before it is restarted, empty.", Defaults.KillFor);
+
     private static readonly Option<string?> PhasesOption = new("--phases")
     {
-        Description = $"Comma-separated phases, run in this order (default: all): {string.Join(", ", HybridSettings.PhaseNames)}.",
+        Description = $"Comma-separated phases, run in this order (default: steady, tags, outage, deploy): {string.Join(", ", HybridSettings.PhaseNames)}. faults runs on servers of its own (3 memcached nodes, or a redis-server and its replica), last.",
         HelpName = "names",
     };
 
@@ -66,10 +81,10 @@ internal static class HybridCommand
     public static Command Create() => Common.CreateCommand(
         "hybrid",
         "The hybrid scenario: web servers x callers on HybridCache.GetOrCreateAsync through phases (steady removals, removals by tag, "
-        + "an outage of the L2 server, a rolling deploy of another contract); counts per phase stale reads, factory calls per (key, version), "
+        + "an outage of the L2 server, a rolling deploy of another contract; on request faults on 3 nodes); counts per phase stale reads, factory calls per (key, version), "
         + "hits, L1 hits, reads per second, CPU and network bytes per read of the package's HybridCache "
         + "(Bounded, Strict), Microsoft's over memcached and over Redis, and FusionCache over Redis with its backplane (with and without its locker).",
-        [KeysOption, UpdateEveryOption, DurationOption, TagsOption, TagEveryOption, TagsDurationOption, OutageDurationOption, OutageForOption, DeployDurationOption, PhasesOption, ContendersOption],
+        [KeysOption, UpdateEveryOption, DurationOption, TagsOption, TagEveryOption, TagsDurationOption, OutageDurationOption, OutageForOption, DeployDurationOption, FaultsMemoryOption, PressureForOption, FreezePastOption, KillForOption, PhasesOption, ContendersOption],
         RunAsync);
 
     /// <summary>Turns a parse result into settings: the defaults, then the short mode, then every option given explicitly.</summary>
@@ -94,6 +109,10 @@ internal static class HybridCommand
             OutageDuration = Given(OutageDurationOption) ? result.GetValue(OutageDurationOption) : settings.OutageDuration,
             OutageFor = Given(OutageForOption) ? result.GetValue(OutageForOption) : settings.OutageFor,
             DeployDuration = Given(DeployDurationOption) ? result.GetValue(DeployDurationOption) : settings.DeployDuration,
+            FaultMemoryMegabytes = Given(FaultsMemoryOption) ? result.GetValue(FaultsMemoryOption) : settings.FaultMemoryMegabytes,
+            PressureFor = Given(PressureForOption) ? result.GetValue(PressureForOption) : settings.PressureFor,
+            FreezePast = Given(FreezePastOption) ? result.GetValue(FreezePastOption) : settings.FreezePast,
+            KillFor = Given(KillForOption) ? result.GetValue(KillForOption) : settings.KillFor,
             Phases = ScenarioOptions<HybridSettings>.ListOr(phases, settings.Phases, HybridSettings.ParsePhase),
             Contenders = ScenarioOptions<HybridSettings>.ListOr(contenders, settings.Contenders, HybridSettings.ParseContender),
         });

@@ -18,4 +18,10 @@ internal enum HybridPhase
     /// <summary>The steady workload while the web servers are replaced one by one by a build whose cached type's contract
     /// changed.</summary>
     Deploy,
+
+    /// <summary>Not in the default set, and last when chosen: on servers of its own (3 memcached nodes with little memory,
+    /// or a redis-server and its replica), the tagged keys read while rows are removed by key and by tag, through steps
+    /// each reported on its own: memory pressure (with the package's own records deleted), a freeze then a kill and
+    /// restart of each server in turn, and a web server restarted in the middle of an outage.</summary>
+    Faults,
 }

@@ -3,7 +3,8 @@ namespace CacheSerializer.LoadTest.Hybrid;
 /// <summary>What one phase of one contender measured.</summary>
 internal sealed record HybridPhaseResult
 {
-    /// <summary>Gets the phase's name (steady, tags, outage, deploy).</summary>
+    /// <summary>Gets the phase's name (steady, tags, outage, deploy; a step of the faults phase is "faults: " and the
+    /// step's name).</summary>
     public required string Phase { get; init; }
 
     /// <summary>Gets how long the phase ran, in seconds.</summary>
@@ -91,6 +92,48 @@ internal sealed record HybridPhaseResult
     /// <summary>Gets, in the outage phase, the time in milliseconds from the L2 server's return to the end of the first
     /// read that skipped L1, began after it and was answered from L2; null when there was none.</summary>
     public double? L2HitsBackAfterMilliseconds { get; init; }
+
+    /// <summary>Gets the median time a removal (<c>RemoveAsync</c>; in the tags phase <c>RemoveByTagAsync</c>; in the
+    /// faults phase both) took to return, in milliseconds; null when none returned.</summary>
+    public double? RemovalP50Milliseconds { get; init; }
+
+    /// <summary>Gets the 99th percentile of the removals' times, in milliseconds.</summary>
+    public double? RemovalP99Milliseconds { get; init; }
+
+    /// <summary>Gets the share of the reads that began after the fault was lifted (the server let run again or
+    /// restarted, the filler stopped) that were hits; null when nothing was lifted in the phase.</summary>
+    public double? HitRateAfterRecovery { get; init; }
+
+    /// <summary>Gets the reads counted in <see cref="HitRateAfterRecovery"/>.</summary>
+    public long ReadsAfterRecovery { get; init; }
+
+    /// <summary>Gets the stale reads of both kinds among <see cref="ReadsAfterRecovery"/>: what the fault left behind
+    /// once it was lifted, apart from what was served while it lasted; null when nothing was lifted.</summary>
+    public long? StaleAfterRecovery { get; init; }
+
+    /// <summary>Gets, in a step of the faults phase that faults one server, that server and what it holds
+    /// (<c>127.0.0.1:port (hc:seq)</c>); null otherwise.</summary>
+    public string? FaultedServer { get; init; }
+
+    /// <summary>Gets the stale reads of both kinds (L1 allowed or not) of keys placed on <see cref="FaultedServer"/>.</summary>
+    public long? StaleOnFaultedServer { get; init; }
+
+    /// <summary>Gets the removals lost with a web server restarted while they ran (not counted as errors).</summary>
+    public long AbandonedRemovals { get; init; }
+
+    /// <summary>Gets the times the package's web servers said their invalidation log could not be read, so that they serve
+    /// L1 through an outage (the HybridCache's event 44); 0 for the other contenders, which do not say.</summary>
+    public long OutagesEntered { get; init; }
+
+    /// <summary>Gets the changes the package's web servers said memcached did not take, kept to be made again (event 43).</summary>
+    public long ChangesFailed { get; init; }
+
+    /// <summary>Gets, in the faults phase's memory pressure step, the items the servers evicted (memcached's
+    /// <c>evictions</c>, redis-server's <c>evicted_keys</c>); null otherwise.</summary>
+    public long? Evictions { get; init; }
+
+    /// <summary>Gets, in a step of the faults phase, what was done to the servers and when (seconds into the step).</summary>
+    public IReadOnlyList<string>? Events { get; init; }
 
     /// <summary>Gets a few error and corruption messages of the phase.</summary>
     public required IReadOnlyList<string> Samples { get; init; }

@@ -18,10 +18,10 @@ internal sealed record HybridReport : ScenarioReport
     public override IEnumerable<IScenarioPartResult> PartResults() => Contenders;
 
     /// <summary>Returns whether every contender ran without corrupt values, without errors in the steady and tags phases,
-    /// and the package's own without errors in any phase (its reads never throw, through an outage too); the other
-    /// contenders' errors in the outage and deploy phases, stale reads and factory calls are what the run compares, not
-    /// what it fails on.</summary>
+    /// and the package's own without errors in any phase (its reads never throw, through an outage or a fault too); the
+    /// other contenders' errors in the outage, deploy and faults phases, stale reads and factory calls are what the run
+    /// compares, not what it fails on.</summary>
     /// <returns>Whether the run passed.</returns>
     public override bool Passed() => Contenders.All(c => c.Corruptions == 0
-        && c.Phases.All(p => p.Errors == 0 || (c.Contender is not "bounded" and not "strict" && p.Phase is "outage" or "deploy")));
+        && c.Phases.All(p => p.Errors == 0 || (c.Contender is not "bounded" and not "strict" && (p.Phase is "outage" or "deploy" || HybridReportWriter.IsFaultStep(p)))));
 }

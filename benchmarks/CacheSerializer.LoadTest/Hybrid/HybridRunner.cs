@@ -15,7 +15,7 @@ namespace CacheSerializer.LoadTest.Hybrid;
 /// <see cref="HybridSettings.Phases"/> (steady removals, removals by tag, an outage of the L2 server, a rolling deploy of
 /// another contract), each counted on its own: every read is checked against the removals completed before it began,
 /// factory calls are counted per (key, version, build), and the servers' own byte counters are read at each boundary.</summary>
-internal static class HybridRunner
+internal static partial class HybridRunner
 {
     /// <summary>The flags of a read that skips L1: what it returns comes from L2 (or its factory).</summary>
     private const HybridCacheEntryFlags SkipL1 = HybridCacheEntryFlags.DisableLocalCacheRead | HybridCacheEntryFlags.DisableLocalCacheWrite;
@@ -76,8 +76,26 @@ internal static class HybridRunner
 
     private static async Task<HybridContenderResult> RunContenderAsync(HybridContender contender, ServerSet servers, RedisServer redis, HybridSettings settings, CancellationToken cancellationToken)
     {
+        await FlushAsync([.. servers.Endpoints], redis.Endpoint, cancellationToken).ConfigureAwait(false);
+        var results = new List<HybridPhaseResult>();
+        HybridPhase[] phases = [.. settings.Phases.Where(p => p != HybridPhase.Faults)];
+        if (phases.Length > 0)
+        {
+            results.AddRange(await RunPhasesAsync(contender, phases, servers, redis, settings, cancellationToken).ConfigureAwait(false));
+        }
+
+        if (settings.Phases.Contains(HybridPhase.Faults))
+        {
+            results.AddRange(await RunFaultsAsync(contender, settings, cancellationToken).ConfigureAwait(false));
+        }
+
+        return new HybridContenderResult { Contender = HybridSettings.NameOf(contender), Description = Describe(contender), Phases = results };
+    }
+
+    /// <summary>Runs the phases other than faults, on the run's memcached and redis-server (flushed first).</summary>
+    private static async Task<List<HybridPhaseResult>> RunPhasesAsync(HybridContender contender, HybridPhase[] phases, ServerSet servers, RedisServer redis, HybridSettings settings, CancellationToken cancellationToken)
+    {
         string[] memcached = [.. servers.Endpoints];
-        await FlushAsync(memcached, redis.Endpoint, cancellationToken).ConfigureAwait(false);
         var run = new ContenderRun(contender, settings);
         var results = new List<HybridPhaseResult>();
         await using NetworkMeter meter = await NetworkMeter.OpenAsync(memcached, redis.Endpoint).ConfigureAwait(false);
@@ -90,7 +108,7 @@ internal static class HybridRunner
             }
 
             using var self = Process.GetCurrentProcess();
-            foreach (HybridPhase phase in settings.Phases)
+            foreach (HybridPhase phase in phases)
             {
                 var tally = new HybridPhaseTally(phase);
                 long bytesBefore = await meter.ReadAsync(cancellationToken).ConfigureAwait(false);
@@ -114,7 +132,7 @@ internal static class HybridRunner
                 results.Add(Result(tally, seconds, cpu, bytes, removals, outage.FrozenFor) with { LockTimeouts = lockTimeouts.Count - lockTimeoutsBefore });
             }
 
-            return new HybridContenderResult { Contender = HybridSettings.NameOf(contender), Description = Describe(contender), Phases = results };
+            return results;
         }
         finally
         {
@@ -128,7 +146,7 @@ internal static class HybridRunner
         long reads = tally.Reads + tally.L2Reads;
         return new HybridPhaseResult
         {
-            Phase = HybridSettings.NameOf(tally.Phase),
+            Phase = tally.Name,
             Seconds = seconds,
             Reads = tally.Reads,
             StaleReads = tally.StaleReads,
@@ -149,6 +167,14 @@ internal static class HybridRunner
             L2HitsBackAfterMilliseconds = tally.L2HitsBackAfter?.TotalMilliseconds,
             SlowestReadMilliseconds = tally.SlowestRead.TotalMilliseconds,
             Samples = tally.Samples(),
+            RemovalP50Milliseconds = tally.RemovalMilliseconds(50),
+            RemovalP99Milliseconds = tally.RemovalMilliseconds(99),
+            HitRateAfterRecovery = tally.ReadsAfterResume == 0 ? null : (double)tally.HitsAfterResume / tally.ReadsAfterResume,
+            ReadsAfterRecovery = tally.ReadsAfterResume,
+            StaleAfterRecovery = tally.ReadsAfterResume == 0 ? null : tally.StaleAfterResume,
+            AbandonedRemovals = tally.AbandonedRemovals,
+            OutagesEntered = tally.OutagesEntered,
+            ChangesFailed = tally.ChangesFailed,
         };
     }
 
@@ -188,8 +214,7 @@ internal static class HybridRunner
         return OnScheduleAsync(settings.UpdateEvery, settings.DurationOf(tally.Phase), clock, HashCode.Combine(settings.Seed, "updates", tally.Phase), random =>
         {
             int k = random.Next(settings.Keys);
-            HybridCache cache = run.Server(random.Next(run.Slots.Length)).Cache;
-            return UpdateAsync(cache, run.Keys[k], k, run.Truth, tally);
+            return UpdateAsync(run.Server(random.Next(run.Slots.Length)), run.Keys[k], k, run.Truth, tally);
         }, cancellationToken);
     }
 
@@ -202,8 +227,7 @@ internal static class HybridRunner
         return OnScheduleAsync(settings.TagEvery, settings.TagsDuration, clock, HashCode.Combine(settings.Seed, "tags"), random =>
         {
             int tag = random.Next(settings.Tags);
-            HybridCache cache = run.Server(random.Next(run.Slots.Length)).Cache;
-            return RemoveTagAsync(cache, tag, run.Truth, tally);
+            return RemoveTagAsync(run.Server(random.Next(run.Slots.Length)), tag, run.Truth, tally);
         }, cancellationToken);
     }
 
@@ -225,14 +249,22 @@ internal static class HybridRunner
         return started.Count;
     }
 
-    /// <summary>One update: the row's next version, then <c>RemoveAsync</c>; once it returns, older versions are stale.</summary>
-    private static async Task UpdateAsync(HybridCache cache, string key, int k, SourceOfTruth truth, HybridPhaseTally tally)
+    /// <summary>One update: the row's next version, then <c>RemoveAsync</c>; once it returns, older versions are stale.
+    /// A removal that throws because its web server was disposed meanwhile (the faults phase restarts one) is lost with
+    /// it, not an error.</summary>
+    private static async Task UpdateAsync(HybridWebServer server, string key, int k, SourceOfTruth truth, HybridPhaseTally tally)
     {
         int version = truth.Update(k);
+        long started = Stopwatch.GetTimestamp();
         try
         {
-            await cache.RemoveAsync(key, CancellationToken.None).ConfigureAwait(false);
+            await server.Cache.RemoveAsync(key, CancellationToken.None).ConfigureAwait(false);
+            tally.Removal(Stopwatch.GetTimestamp() - started);
             truth.Removed(k, version);
+        }
+        catch (Exception ex) when (server.IsDisposed)
+        {
+            tally.Abandoned($"RemoveAsync {key}: {ex.GetType().Name}");
         }
         catch (Exception ex) when (ex is not OperationCanceledException)
         {
@@ -242,13 +274,19 @@ internal static class HybridRunner
 
     /// <summary>One removal by tag: every row of the tag its next version, then <c>RemoveByTagAsync</c>; once it returns,
     /// their older versions are stale.</summary>
-    private static async Task RemoveTagAsync(HybridCache cache, int tag, SourceOfTruth truth, HybridPhaseTally tally)
+    private static async Task RemoveTagAsync(HybridWebServer server, int tag, SourceOfTruth truth, HybridPhaseTally tally)
     {
         IReadOnlyList<(int Key, int Version)> updated = truth.UpdateTag(tag);
+        long started = Stopwatch.GetTimestamp();
         try
         {
-            await cache.RemoveByTagAsync(TagName(tag), CancellationToken.None).ConfigureAwait(false);
+            await server.Cache.RemoveByTagAsync(TagName(tag), CancellationToken.None).ConfigureAwait(false);
+            tally.Removal(Stopwatch.GetTimestamp() - started);
             truth.TagRemoved(updated);
+        }
+        catch (Exception ex) when (server.IsDisposed)
+        {
+            tally.Abandoned($"RemoveByTagAsync {TagName(tag)}: {ex.GetType().Name}");
         }
         catch (Exception ex) when (ex is not OperationCanceledException)
         {
@@ -288,7 +326,7 @@ internal static class HybridRunner
         for (long n = 1; !stop.IsCancellationRequested; n++)
         {
             HybridPhaseTally tally = run.Current;
-            bool tagged = tally.Phase == HybridPhase.Tags;
+            bool tagged = tally.Tagged;
             int k = random.Next(settings.Keys) + (tagged ? settings.Keys : 0);
             bool l2 = n % settings.L2ReadEvery == 0;
             var factory = new HybridFactory(run.Truth, k, settings.FactoryMin + TimeSpan.FromMilliseconds(random.NextDouble() * spread), tally, server.Build.Number);
@@ -297,10 +335,15 @@ internal static class HybridRunner
             try
             {
                 IHybridRow value = await server.Build.GetOrCreateAsync(server.Cache, run.Keys[k], factory, l2 ? skipL1 : entry, tagged ? [TagName(run.Truth.TagOf(k))] : null, stop).ConfigureAwait(false);
-                tally.Read(l2, SourceOf(factory, value), Check(run, k, floor, value), started, run.Keys[k]);
+                tally.Read(l2, SourceOf(factory, value), Check(run, k, floor, value), started, run.Keys[k], k);
             }
             catch (OperationCanceledException) when (stop.IsCancellationRequested)
             {
+                break;
+            }
+            catch (Exception) when (stop.IsCancellationRequested && server.IsDisposed)
+            {
+                // A read in flight as its web server was restarted (the faults phase), which a process that ends loses too.
                 break;
             }
             catch (Exception ex) when (ex is not OperationCanceledException)
@@ -386,6 +429,19 @@ internal static class HybridRunner
             await old.Callers.StopAsync().ConfigureAwait(false);
             _replaced.Add(old.Server);
             Volatile.Write(ref Slots[index], StartSlot(index, server));
+        }
+
+        /// <summary>Restarts web server <paramref name="index"/>: its callers are told to stop and its service provider
+        /// is disposed at once, without waiting for the reads in flight (what it held in memory, reads and removals it
+        /// was making, is lost, as with a process that ends; a read on a frozen server would hold the restart until its
+        /// timeout), and a new one is built.</summary>
+        public async Task RestartAsync(int index, Func<HybridWebServer> start)
+        {
+            Slot old = Volatile.Read(ref Slots[index])!;
+            Task stopping = old.Callers.StopAsync();
+            await old.Server.DisposeAsync().ConfigureAwait(false);
+            Volatile.Write(ref Slots[index], StartSlot(index, start()));
+            await stopping.ConfigureAwait(false);
         }
 
         public async Task StopAsync()

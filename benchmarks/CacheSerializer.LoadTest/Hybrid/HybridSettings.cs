@@ -1,4 +1,5 @@
 using CacheSerializer.LoadTest.Scenarios;
+using CacheSerializer.Memcached;
 
 namespace CacheSerializer.LoadTest.Hybrid;
 
@@ -11,7 +12,14 @@ internal sealed record HybridSettings() : ScenarioSettings(clients: 4, callersPe
     public static IReadOnlyList<string> ContenderNames { get; } = ["bounded", "strict", "microsoft-memcached", "microsoft-redis", "fusion-backplane", "fusion-locker"];
 
     /// <summary>Gets the phase names on the command line and in the report, in the order of <see cref="HybridPhase"/>.</summary>
-    public static IReadOnlyList<string> PhaseNames { get; } = ["steady", "tags", "outage", "deploy"];
+    public static IReadOnlyList<string> PhaseNames { get; } = ["steady", "tags", "outage", "deploy", "faults"];
+
+    /// <summary>Gets the memcached nodes of the faults phase.</summary>
+    public static int FaultNodes => 3;
+
+    /// <summary>Gets the package's client's operation timeout (its default, which the web servers keep): a freeze of the
+    /// faults phase lasts longer, so that reads sent as a server froze time out.</summary>
+    public static TimeSpan OperationTimeout { get; } = new MemcachedClientOptions().OperationTimeout;
 
     /// <summary>Gets the number of keys (rows of the source of truth) the callers read, each picked at random.</summary>
     /// <value>40.</value>
@@ -75,9 +83,36 @@ internal sealed record HybridSettings() : ScenarioSettings(clients: 4, callersPe
     /// <value>10 seconds.</value>
     public TimeSpan DeployDuration { get; init; } = TimeSpan.FromSeconds(10);
 
+    /// <summary>Gets the memory of each memcached node of the faults phase (<c>-m</c>), and of its redis-server
+    /// (<c>--maxmemory</c>, evicting with <c>allkeys-lru</c>).</summary>
+    /// <value>16 MB.</value>
+    public int FaultMemoryMegabytes { get; init; } = 16;
+
+    /// <summary>Gets how long the faults phase's memory pressure step runs; its filler writes for the first three quarters.</summary>
+    /// <value>10 seconds.</value>
+    public TimeSpan PressureFor { get; init; } = TimeSpan.FromSeconds(10);
+
+    /// <summary>Gets how much longer than <see cref="OperationTimeout"/> a server of the faults phase stays frozen.</summary>
+    /// <value>1 second: frozen 3 s.</value>
+    public TimeSpan FreezePast { get; init; } = TimeSpan.FromSeconds(1);
+
+    /// <summary>Gets how long a killed server of the faults phase stays down before it is restarted (empty).</summary>
+    /// <value>1.5 seconds.</value>
+    public TimeSpan KillFor { get; init; } = TimeSpan.FromSeconds(1.5);
+
+    /// <summary>Gets how long each fault step of the faults phase runs before its fault.</summary>
+    /// <value>1 second.</value>
+    public TimeSpan FaultLead { get; init; } = TimeSpan.FromSeconds(1);
+
+    /// <summary>Gets how long each fault step of the faults phase runs after its fault is lifted (the server let run
+    /// again or restarted): the reads of the hit rate after recovery.</summary>
+    /// <value>2 seconds.</value>
+    public TimeSpan FaultTail { get; init; } = TimeSpan.FromSeconds(2);
+
     /// <summary>Gets the phases to run, in order.</summary>
-    /// <value>All four.</value>
-    public IReadOnlyList<HybridPhase> Phases { get; init; } = Enum.GetValues<HybridPhase>();
+    /// <value>steady, tags, outage, deploy: not faults, which starts servers of its own and takes about 50 s per
+    /// contender.</value>
+    public IReadOnlyList<HybridPhase> Phases { get; init; } = [HybridPhase.Steady, HybridPhase.Tags, HybridPhase.Outage, HybridPhase.Deploy];
 
     /// <summary>Gets the contenders to run, in order.</summary>
     /// <value>All six.</value>
@@ -85,7 +120,8 @@ internal sealed record HybridSettings() : ScenarioSettings(clients: 4, callersPe
 
     /// <summary>Returns the settings of the short mode: a few seconds per contender, for the suite's test and a quick look.</summary>
     /// <returns>3 web servers x 4 callers on 20 keys; steady 1 s, tags 0.5 s (a tag removed every 50 ms), outage 0.7 s
-    /// (frozen 0.25 s), deploy 0.6 s; other values kept.</returns>
+    /// (frozen 0.25 s), deploy 0.6 s; faults: pressure 2 s, freezes 0.5 s past the operation timeout, kills 0.5 s,
+    /// 0.3 s before each fault and 0.7 s after; other values kept.</returns>
     public HybridSettings AsShort() => this with
     {
         Short = true,
@@ -98,7 +134,26 @@ internal sealed record HybridSettings() : ScenarioSettings(clients: 4, callersPe
         OutageDuration = TimeSpan.FromSeconds(0.7),
         OutageFor = TimeSpan.FromSeconds(0.25),
         DeployDuration = TimeSpan.FromSeconds(0.6),
+        PressureFor = TimeSpan.FromSeconds(2),
+        FreezePast = TimeSpan.FromSeconds(0.5),
+        KillFor = TimeSpan.FromSeconds(0.5),
+        FaultLead = TimeSpan.FromSeconds(0.3),
+        FaultTail = TimeSpan.FromSeconds(0.7),
     };
+
+    /// <summary>Gets how long a server of the faults phase stays frozen: past the operation timeout.</summary>
+    public TimeSpan FaultFreeze => OperationTimeout + FreezePast;
+
+    /// <summary>Gets how long the faults phase runs for a contender on <paramref name="nodes"/> servers: the pressure step,
+    /// a freeze step and a kill step per server, and the web server restart step (frozen one more
+    /// <see cref="FreezePast"/>).</summary>
+    /// <param name="nodes">The contender's servers in the phase: 3 memcached, or a redis-server and its replica.</param>
+    /// <returns>The time, without starting the servers and web servers.</returns>
+    public TimeSpan FaultsDuration(int nodes)
+    {
+        TimeSpan margins = FaultLead + FaultTail;
+        return PressureFor + (nodes * (FaultFreeze + KillFor + (2 * margins))) + FaultFreeze + FreezePast + margins;
+    }
 
     /// <summary>Returns how long a phase runs.</summary>
     /// <param name="phase">The phase.</param>
@@ -108,7 +163,8 @@ internal sealed record HybridSettings() : ScenarioSettings(clients: 4, callersPe
         HybridPhase.Steady => Duration,
         HybridPhase.Tags => TagsDuration,
         HybridPhase.Outage => OutageDuration,
-        _ => DeployDuration,
+        HybridPhase.Deploy => DeployDuration,
+        _ => FaultsDuration(FaultNodes),
     };
 
     /// <summary>Parses a phase name of the command line.</summary>
@@ -158,6 +214,11 @@ internal sealed record HybridSettings() : ScenarioSettings(clients: 4, callersPe
         Require(OutageDuration >= 2 * OutageFor && OutageDuration <= TimeSpan.FromHours(1), "--outage-duration", $"is {OutageDuration}; it must be at least twice --outage-for ({OutageFor}) and at most 1 hour");
         Require(DeployDuration >= TimeSpan.FromMilliseconds(100) && DeployDuration <= TimeSpan.FromHours(1), "--deploy-duration", $"is {DeployDuration}; it must be between 100 ms and 1 hour");
         Require(Phases.Count > 0 && Phases.Distinct().Count() == Phases.Count, "--phases", "is empty or names a phase twice");
+        Require(!Phases.Contains(HybridPhase.Faults) || Phases[^1] == HybridPhase.Faults, "--phases", "names faults before another phase; faults runs on servers of its own, after the others");
+        Require(FaultMemoryMegabytes is >= 8 and <= 1024, "--faults-memory", $"is {FaultMemoryMegabytes}; it must be between 8 and 1,024 (MB)");
+        Require(PressureFor >= TimeSpan.FromSeconds(0.5) && PressureFor <= TimeSpan.FromHours(1), "--pressure-for", $"is {PressureFor}; it must be between 0.5 s and 1 hour");
+        Require(FreezePast >= TimeSpan.FromMilliseconds(100) && FreezePast <= TimeSpan.FromMinutes(1), "--freeze-past", $"is {FreezePast}; it must be between 100 ms and 1 minute");
+        Require(KillFor >= TimeSpan.FromMilliseconds(100) && KillFor <= TimeSpan.FromMinutes(1), "--kill-for", $"is {KillFor}; it must be between 100 ms and 1 minute");
         Require(Contenders.Count > 0, "--contenders", "is empty");
     }
 }

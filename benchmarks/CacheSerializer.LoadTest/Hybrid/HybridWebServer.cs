@@ -1,6 +1,7 @@
 using CacheSerializer.Memcached;
 using Microsoft.Extensions.Caching.Hybrid;
 using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Logging;
 using ZiggyCreatures.Caching.Fusion;
 using ZiggyCreatures.Caching.Fusion.Serialization.SystemTextJson;
 
@@ -11,6 +12,7 @@ namespace CacheSerializer.LoadTest.Hybrid;
 internal sealed class HybridWebServer : IAsyncDisposable
 {
     private readonly ServiceProvider _services;
+    private int _disposed;
 
     private HybridWebServer(ServiceProvider services)
     {
@@ -21,6 +23,9 @@ internal sealed class HybridWebServer : IAsyncDisposable
     /// <summary>Gets the web server's HybridCache.</summary>
     public HybridCache Cache { get; }
 
+    /// <summary>Gets a value indicating whether the web server was disposed (a removal it was making then throws).</summary>
+    public bool IsDisposed => Volatile.Read(ref _disposed) != 0;
+
     /// <summary>Gets the build the web server runs.</summary>
     public required HybridBuild Build { get; init; }
 
@@ -30,10 +35,16 @@ internal sealed class HybridWebServer : IAsyncDisposable
     /// <param name="redis">The redis-server (host:port).</param>
     /// <param name="settings">The run's settings: the entries' lifetime in both levels.</param>
     /// <param name="build">The build it runs: the transcoder it registers (the package's contenders), the type it caches.</param>
+    /// <param name="logs">Where its logs go (the faults phase counts the package's HybridCache's events), or null for none.</param>
     /// <returns>The web server; dispose it to close its connections.</returns>
-    public static HybridWebServer Start(HybridContender contender, IReadOnlyList<string> memcached, string redis, HybridSettings settings, HybridBuild build)
+    public static HybridWebServer Start(HybridContender contender, IReadOnlyList<string> memcached, string redis, HybridSettings settings, HybridBuild build, ILoggerProvider? logs = null)
     {
         var services = new ServiceCollection();
+        if (logs is not null)
+        {
+            services.AddLogging(b => b.AddProvider(logs));
+        }
+
         var entry = new HybridCacheEntryOptions { Expiration = settings.EntryLifetime, LocalCacheExpiration = settings.EntryLifetime };
         switch (contender)
         {
@@ -71,7 +82,11 @@ internal sealed class HybridWebServer : IAsyncDisposable
     }
 
     /// <inheritdoc/>
-    public ValueTask DisposeAsync() => _services.DisposeAsync();
+    public ValueTask DisposeAsync()
+    {
+        Interlocked.Exchange(ref _disposed, 1);
+        return _services.DisposeAsync();
+    }
 
     private static IServiceCollection AddMemcached(IServiceCollection services, IReadOnlyList<string> memcached, HybridBuild build) => services.AddMemcached(o =>
     {

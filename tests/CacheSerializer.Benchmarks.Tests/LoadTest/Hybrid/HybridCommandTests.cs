@@ -40,6 +40,28 @@ public sealed class HybridCommandTests
     }
 
     [Fact]
+    public void ToSettings_ShortFaultsWithOptions_OptionsOverTheShortMode()
+    {
+        HybridSettings settings = Settings("--short", "--phases", "steady,faults", "--faults-memory", "8", "--pressure-for", "3s", "--freeze-past", "200ms", "--kill-for", "1s");
+
+        Assert.Equal([HybridPhase.Steady, HybridPhase.Faults], settings.Phases);
+        Assert.Equal((8, TimeSpan.FromSeconds(3), TimeSpan.FromMilliseconds(200), TimeSpan.FromSeconds(1)), (settings.FaultMemoryMegabytes, settings.PressureFor, settings.FreezePast, settings.KillFor));
+        Assert.Equal((TimeSpan.FromSeconds(0.3), TimeSpan.FromSeconds(0.7)), (settings.FaultLead, settings.FaultTail));
+        Assert.Equal(TimeSpan.FromSeconds(2.2), settings.FaultFreeze);
+        settings.Validate();
+    }
+
+    [Fact]
+    public void Validate_FaultsBeforeAnotherPhase_ArgumentExceptionSayingItRunsLast()
+    {
+        HybridSettings settings = new HybridSettings() with { Phases = [HybridPhase.Faults, HybridPhase.Steady] };
+
+        ArgumentException error = Assert.Throws<ArgumentException>(settings.Validate);
+
+        Assert.Equal("--phases names faults before another phase; faults runs on servers of its own, after the others.", error.Message);
+    }
+
+    [Fact]
     public void Validate_OutageLongerThanHalfItsPhase_ArgumentExceptionNamingTheOption()
     {
         HybridSettings settings = new HybridSettings() with { OutageDuration = TimeSpan.FromSeconds(3), OutageFor = TimeSpan.FromSeconds(2) };
@@ -54,7 +76,7 @@ public sealed class HybridCommandTests
     {
         ArgumentException error = Assert.Throws<ArgumentException>(() => HybridSettings.ParsePhase("warmup"));
 
-        Assert.Equal("--phases: 'warmup' is not a phase; use steady, tags, outage, deploy.", error.Message);
+        Assert.Equal("--phases: 'warmup' is not a phase; use steady, tags, outage, deploy, faults.", error.Message);
     }
 
     [Fact]
