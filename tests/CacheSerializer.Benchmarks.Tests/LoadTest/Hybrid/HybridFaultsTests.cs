@@ -5,7 +5,7 @@ namespace CacheSerializer.Benchmarks.Tests.LoadTest.Hybrid;
 /// <summary>The hybrid scenario's faults phase in its short mode, for the package's HybridCache (Bounded) on 3 real
 /// memcached nodes: every step runs and is reported on its own, with reads and removals in each; the memory pressure step
 /// evicts and deletes each kind of the package's own records; each node is frozen then killed and restarted, the one
-/// holding hc:seq among them; the freezes put the web servers in an outage; the package neither throws nor returns a
+/// holding hc:seq among them; freezing that one puts the web servers in an outage; the package neither throws nor returns a
 /// corrupt value. Stale reads are not asserted: with several nodes, the package's HybridCache returns some today (with
 /// the node holding hc:seq frozen or killed, and after a web server that made removals in an outage is restarted), and
 /// the fix is being built (issue 44); docs/loadtest.md, "Faults phase", has the figures.</summary>
@@ -52,11 +52,11 @@ public sealed class HybridFaultsTests : IDisposable
             Assert.Contains(pressure.Events!, e => e.Contains(record, StringComparison.Ordinal));
         }
 
-        // A freeze past the operation timeout is an outage to the web servers (event 44): the steps did what they are there
-        // for. Asserted of the first freeze, which starts with no outage (the pressure step has none): the event is logged
-        // once per outage, and a later step may begin before the web servers saw the end of the one before it (the short
-        // mode runs 0.7 s after a fault is lifted: one run's restart step counted none, begun inside the kill's outage).
-        Assert.True(freezes[0].OutagesEntered > 0, $"{freezes[0].Phase}: no outage\n{why}");
+        // A freeze past the operation timeout of the node holding the invalidation log (hc:seq and, since issue 44, its
+        // slots) is an outage to the web servers (event 44): the steps did what they are there for. Another node's is not
+        // (before, a log slot on it made it one). The event is logged once per outage, and a step may begin before the web
+        // servers saw the end of the one before it (the short mode runs 0.7 s after a fault is lifted: one run's restart
+        // step counted none, begun inside the kill's outage), so the two steps that freeze the log's node are taken together.
         Assert.True(sequenceFrozen.OutagesEntered + steps[^1].OutagesEntered > 0, $"{sequenceFrozen.Phase}, {steps[^1].Phase}: no outage\n{why}");
         Assert.Contains(steps[^1].Events!, e => e.Contains("restarted web server 0", StringComparison.Ordinal));
         Assert.All(kills, k => Assert.Contains(k.Events!, e => e.Contains("restarted 127.0.0.1:", StringComparison.Ordinal)));
