@@ -78,22 +78,20 @@ internal sealed partial class InvalidationLog : IDisposable
     internal ValueTask<ulong> CreationAsync(CancellationToken cancellationToken)
     {
         ulong seen = Seen;
-        return seen != 0 ? ValueTask.FromResult(seen) : new ValueTask<ulong>(ReadCounterAsync(cancellationToken));
+        return seen != 0 ? ValueTask.FromResult(seen) : new ValueTask<ulong>(CounterOrSeenAsync(cancellationToken));
     }
 
-    private async Task<ulong> ReadCounterAsync(CancellationToken cancellationToken)
+    private async Task<ulong> CounterOrSeenAsync(CancellationToken cancellationToken)
     {
         try
         {
-            return await ReadLatestAsync(cancellationToken).ConfigureAwait(false) ?? Seen;
+            return await ReadCounterAsync(_engine, cancellationToken).ConfigureAwait(false) ?? Seen;
         }
         catch (MemcachedException)
         {
             return Seen;
         }
     }
-
-    private Task<ulong?> ReadLatestAsync(CancellationToken cancellationToken) => ReadCounterAsync(_engine, cancellationToken);
 
     /// <summary>Reads <c>hc:seq</c> (<c>ma</c> by 0, created at the current time when missing); null when its server
     /// failed under <see cref="ServerFailurePolicy.Miss"/>.</summary>
@@ -142,7 +140,7 @@ internal sealed partial class InvalidationLog : IDisposable
 
         if (tag)
         {
-            if (await _engine.StoreAsync(StoreMode.Set, TagTable.KeyOf(name), TagTable.Record(n), null, 0, cancellationToken).ConfigureAwait(false) != MemcachedStoreResult.Stored)
+            if (await _engine.StoreAsync(StoreMode.Set, TagTable.KeyOf(name), TagTable.RecordItem(n), null, 0, cancellationToken).ConfigureAwait(false) != MemcachedStoreResult.Stored)
             {
                 return 0;
             }
@@ -153,12 +151,13 @@ internal sealed partial class InvalidationLog : IDisposable
         item[sizeof(ulong)] = tag ? (byte)'t' : missed ? (byte)'K' : (byte)'k';
         Encoding.UTF8.GetBytes(name, item.AsSpan(sizeof(ulong) + 1));
         MemcachedKey slot = _engine.Key(SlotKey(n));
+        CacheItem logItem = new(0, item);
         (MemcachedNode logs, MemcachedNode placed) = NodesOf(slot);
-        Task<MemcachedStoreResult> stored = _engine.ExecuteAsync(logs, new StoreRequest(slot, StoreMode.Set, new CacheItem(0, item), null, 0), cancellationToken);
+        Task<MemcachedStoreResult> stored = _engine.ExecuteAsync(logs, new StoreRequest(slot, StoreMode.Set, logItem, null, 0), cancellationToken);
         if (placed != logs)
         {
             // Also where earlier builds (before issue 44) read it, while both may share the cache during a deploy: best effort.
-            BackgroundTask.ObserveFailure(_engine.ExecuteAsync(placed, new StoreRequest(slot, StoreMode.Set, new CacheItem(0, item), null, 0), cancellationToken));
+            BackgroundTask.ObserveFailure(_engine.ExecuteAsync(placed, new StoreRequest(slot, StoreMode.Set, logItem, null, 0), cancellationToken));
         }
 
         return await stored.ConfigureAwait(false) == MemcachedStoreResult.Stored ? n : 0;
@@ -237,7 +236,7 @@ internal sealed partial class InvalidationLog : IDisposable
     /// <summary>One poll; true when complete.</summary>
     private async Task<bool> PollAsync(CancellationToken cancellationToken)
     {
-        if (await ReadLatestAsync(cancellationToken).ConfigureAwait(false) is not ulong latest)
+        if (await ReadCounterAsync(_engine, cancellationToken).ConfigureAwait(false) is not ulong latest)
         {
             EnterOutage(); // the counter's server failed (ServerFailurePolicy.Miss)
             return false;

@@ -149,7 +149,7 @@ internal sealed class TagTable(MemcachedEngine engine)
             if (removed is null && await InvalidationLog.ReadCounterAsync(engine, cancellationToken).ConfigureAwait(false) is ulong latest)
             {
                 // add: of two servers making it at once, both keep the one memcached took.
-                MemcachedStoreResult added = await engine.StoreAsync(StoreMode.Add, key, Record(latest), null, 0, cancellationToken).ConfigureAwait(false);
+                MemcachedStoreResult added = await engine.StoreAsync(StoreMode.Add, key, RecordItem(latest), null, 0, cancellationToken).ConfigureAwait(false);
                 removed = added == MemcachedStoreResult.Stored ? latest
                     : added == MemcachedStoreResult.NotStored ? await ReadRecordAsync(key, cancellationToken).ConfigureAwait(false)
                     : null;
@@ -170,7 +170,7 @@ internal sealed class TagTable(MemcachedEngine engine)
     }
 
     /// <summary>A tag record's bytes: the sequence of the tag's last removal.</summary>
-    internal static CacheItem Record(ulong sequence)
+    internal static CacheItem RecordItem(ulong sequence)
     {
         byte[] bytes = new byte[sizeof(ulong)];
         BinaryPrimitives.WriteUInt64LittleEndian(bytes, sequence);
