@@ -170,21 +170,4 @@ public sealed class MemcachedHybridCacheForgettingTests
         Assert.Equal("v1", await reader[0].GetOrCreateAsync(key, row.Read));
         Assert.Equal(2, row.Reads);
     }
-
-    /// <summary>A database row: its version, and how many times the factory read it.</summary>
-    private sealed class Row
-    {
-        private int _version;
-        private int _reads;
-
-        public int Reads => Volatile.Read(ref _reads);
-
-        public ValueTask<string> Read(CancellationToken cancellationToken)
-        {
-            Interlocked.Increment(ref _reads);
-            return ValueTask.FromResult($"v{Volatile.Read(ref _version)}");
-        }
-
-        public void Update() => Interlocked.Increment(ref _version);
-    }
 }

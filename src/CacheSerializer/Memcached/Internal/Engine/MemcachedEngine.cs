@@ -93,6 +93,12 @@ internal sealed partial class MemcachedEngine : IDisposable
     /// <summary>The server a key lives on now.</summary>
     internal MemcachedNode Locate(in MemcachedKey key) => _router.Locate(key);
 
+    /// <summary>The server a key lives on when every server is up, whatever is down now.</summary>
+    internal MemcachedNode Home(in MemcachedKey key) => _router.Home(key);
+
+    /// <summary>Gets the configured servers, in configuration order.</summary>
+    internal IReadOnlyList<MemcachedNode> Nodes => _nodes;
+
     /// <summary>Stores an item; one larger than <see cref="MemcachedClientOptions.MaxValueSize"/> (from a transcoder other
     /// than the package's, which refuses it at Serialize) fails before it is sent.</summary>
     internal Task<MemcachedStoreResult> StoreAsync(StoreMode mode, MemcachedKey key, CacheItem item, TimeSpan? expiration, ulong cas, CancellationToken cancellationToken) =>

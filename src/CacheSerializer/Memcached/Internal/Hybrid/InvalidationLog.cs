@@ -1,7 +1,4 @@
-using System.Buffers.Binary;
 using System.Diagnostics;
-using System.Text;
-using CacheSerializer.Memcached.Internal.Connections;
 using CacheSerializer.Memcached.Internal.Engine;
 using CacheSerializer.Memcached.Internal.Nodes;
 using CacheSerializer.Memcached.Internal.Protocol;
@@ -10,21 +7,23 @@ using Microsoft.Extensions.Logging;
 
 namespace CacheSerializer.Memcached.Internal.Hybrid;
 
-/// <summary>The farm-wide invalidation log in memcached (docs/hybrid.md, "L1 coherence without Redis: the invalidation log"): the counter
-/// <c>hc:seq</c> and the ring <c>hc:log:&lt;n mod 1024&gt;</c>. A removal appends to it; this process's poller reads
-/// it on a thread of its own every half bound and applies what it finds to the L1 and the tag table.</summary>
+/// <summary>The farm-wide invalidation log in memcached (docs/hybrid.md, "L1 coherence without Redis: the invalidation
+/// log"): a removal appends to it; this process reads it every half bound and applies what it finds to the L1 and the
+/// tag table.</summary>
 /// <remarks>
-/// A log item is the 8-byte sequence it was written under (so a ring slot still holding an older item is told apart),
-/// a kind byte (<c>k</c> a key, <c>K</c> a key whose server did not take the change, <c>t</c> a tag; a build that knows
-/// only <c>k</c> and <c>t</c> reads <c>K</c> as <c>k</c>) and the name in UTF-8. A poll is complete when it read <c>hc:seq</c> and
-/// applied every item up to it; <see cref="IsFresh"/> tells whether the last complete poll started within the bound.
+/// With three or more memcached servers the log has three copies (<see cref="LogReplica"/>) on three servers, so that no
+/// one server's loss blinds the farm (issue 44): an append is complete when two copies took it, and the log is read
+/// when two copies were read completely, so every read that counts meets every complete append in at least one copy.
+/// Each copy is read on a thread of its own (one frozen server holds up only its own copy's reads); this process's L1 is
+/// served (<see cref="IsFresh"/>) while the second most recent of the copies' complete reads started within the bound.
+/// With one or two servers the log is the primary copy alone, as before.
 /// </remarks>
 internal sealed partial class InvalidationLog : IDisposable
 {
     /// <summary>The ring's size: a poller further behind drops its whole L1.</summary>
-    internal const int RingSize = 1024;
+    internal const int RingSize = LogReplica.RingSize;
 
-    internal const string SequenceKey = "hc:seq";
+    internal const string SequenceKey = LogReplica.PrimaryCounter;
 
     private readonly MemcachedEngine _engine;
     private readonly LocalCache _local;
@@ -32,13 +31,16 @@ internal sealed partial class InvalidationLog : IDisposable
     private readonly TimeSpan _bound;
     private readonly TimeSpan _interval;
     private readonly TimeSpan _stallLimit;
-    private readonly Thread _thread;
+    private readonly LogReplica[] _replicas;
+    private readonly int _quorum;
+    private readonly Thread[] _threads;
+    private readonly Thread _afterPollThread;
     private readonly ManualResetEventSlim _stopping = new();
+    private readonly AutoResetEvent _pollCompleted = new(false);
+    private readonly Lock _concluding = new();
     private readonly Func<CancellationToken, Task> _afterCompletePoll;
     private readonly Action<string> _missed;
-    private long _seen;
     private long _lastCompleteStart;
-    private long _stalledSince;
     private long _outageSince;
     private long _allReadAt;
     private int _polls;
@@ -46,8 +48,8 @@ internal sealed partial class InvalidationLog : IDisposable
     /// <param name="engine">The client's engine.</param>
     /// <param name="local">The L1 the log's items drop copies from.</param>
     /// <param name="tags">The tag table the log's items record removals in.</param>
-    /// <param name="bound">The invalidation bound; the poller runs every half of it.</param>
-    /// <param name="afterCompletePoll">Runs on the poller's thread after each complete poll (the pending changes made again).</param>
+    /// <param name="bound">The invalidation bound; the log is read every half of it.</param>
+    /// <param name="afterCompletePoll">Runs on a thread of the log's after each complete poll (the pending changes made again).</param>
     /// <param name="missed">Told each key that a log item names as removed where its server did not take the delete
     /// (kept pending here too: <see cref="PendingChanges"/>).</param>
     internal InvalidationLog(MemcachedEngine engine, LocalCache local, TagTable tags, TimeSpan bound, Func<CancellationToken, Task> afterCompletePoll, Action<string> missed)
@@ -63,12 +65,25 @@ internal sealed partial class InvalidationLog : IDisposable
         // A log item that stays missing (its writer crashed between ma and the write, or memcached evicted it) stops
         // the poller for at most this long; then the poller drops its whole L1 and moves on.
         _stallLimit = TimeSpan.FromTicks(Math.Max(TimeSpan.FromSeconds(1).Ticks, _interval.Ticks * 20));
-        _thread = new Thread(Run) { IsBackground = true, Name = "CacheSerializer HybridCache poller" };
-        _thread.Start();
+        _replicas = ReplicasOf(engine);
+        _quorum = _replicas.Length / 2 + 1;
+        _threads = new Thread[_replicas.Length];
+        for (int i = 0; i < _replicas.Length; i++)
+        {
+            _threads[i] = new Thread(Run) { IsBackground = true, Name = "CacheSerializer HybridCache poller " + i.ToString(System.Globalization.CultureInfo.InvariantCulture) };
+            _threads[i].Start(_replicas[i]);
+        }
+
+        _afterPollThread = new Thread(RunAfterPolls) { IsBackground = true, Name = "CacheSerializer HybridCache after polls" };
+        _afterPollThread.Start();
     }
 
-    /// <summary>Gets the last sequence whose log items (and every one before) this process has applied; 0 before the first poll.</summary>
-    internal ulong Seen => (ulong)Volatile.Read(ref _seen);
+    /// <summary>Gets the servers the log's copies live on, the primary's first (for tests).</summary>
+    internal IReadOnlyList<MemcachedNode> Servers => Array.ConvertAll(_replicas, static r => r.Node);
+
+    /// <summary>Gets the last sequence of the primary copy whose items (and every one before) this process has applied; 0
+    /// before the first read.</summary>
+    internal ulong Seen => _replicas[0].Seen;
 
     /// <summary>The creation sequence of an entry made now (docs/hybrid.md, "Tags"): <see cref="Seen"/> once a poll
     /// completed; before the first one, the counter itself (one request), which every removal that began before it is at
@@ -93,15 +108,16 @@ internal sealed partial class InvalidationLog : IDisposable
         }
     }
 
-    /// <summary>Reads <c>hc:seq</c> (<c>ma</c> by 0, created at the current time when missing); null when its server
-    /// failed under <see cref="ServerFailurePolicy.Miss"/>.</summary>
+    /// <summary>Reads the primary's counter <c>hc:seq</c> (<c>ma</c> by 0, created at the current time when missing);
+    /// null when its server failed under <see cref="ServerFailurePolicy.Miss"/>.</summary>
     internal static Task<ulong?> ReadCounterAsync(MemcachedEngine engine, CancellationToken cancellationToken)
     {
         MemcachedKey sequenceKey = engine.Key(SequenceKey);
-        return engine.ExecuteAsync(sequenceKey, new ArithmeticRequest(sequenceKey, false, 0, (ulong)NowMicroseconds, null), cancellationToken);
+        return engine.ExecuteAsync(engine.Home(sequenceKey), new ArithmeticRequest(sequenceKey, false, 0, LogReplica.NowMicroseconds, null), cancellationToken);
     }
 
-    /// <summary>Gets a value indicating whether the last complete poll started less than the bound ago.</summary>
+    /// <summary>Gets a value indicating whether the log was read completely (on two of its three copies) less than the
+    /// bound ago: the later of those reads' starts, and the earlier of the two.</summary>
     internal bool IsFresh
     {
         get
@@ -111,93 +127,55 @@ internal sealed partial class InvalidationLog : IDisposable
         }
     }
 
-    /// <summary>Gets a value indicating whether the log could not be read since the last complete poll: memcached (the
-    /// counter's server) is down, refused or timed out. The first complete poll after it drops the whole L1.</summary>
+    /// <summary>Gets a value indicating whether the log could not be read since the last complete poll: too many of its
+    /// copies' servers are down, refused or timed out. The first complete poll after it drops the whole L1.</summary>
     internal bool InOutage => Volatile.Read(ref _outageSince) != 0;
 
     /// <summary>Gets how many complete polls ran (for tests).</summary>
     internal int CompletePolls => Volatile.Read(ref _polls);
 
-    /// <summary>The counter's first value when it is missing: the current Unix time in microseconds, so that it never
-    /// moves back after memcached restarts (a farm would need a million removals a second to outrun it).</summary>
-    private static long NowMicroseconds => (DateTime.UtcNow - DateTime.UnixEpoch).Ticks / 10;
-
-    /// <summary>Takes the next sequence and writes its log item: a key removed, or a tag (then also <c>hc:tag:&lt;tag&gt;</c>,
-    /// before the log item, so a process that reads the tag after the item exists gets it). Returns 0 when memcached
-    /// could not be written.</summary>
-    /// <param name="tag">A tag removed (else a key).</param>
-    /// <param name="name">The key or tag.</param>
-    /// <param name="missed">A key whose server did not take its delete or store: its item says so (<c>K</c>), so that
-    /// every server keeps the delete pending.</param>
-    /// <param name="cancellationToken">The call's token.</param>
-    internal async Task<ulong> AppendAsync(bool tag, string name, bool missed, CancellationToken cancellationToken)
-    {
-        ulong? next = await _engine.ArithmeticAsync(SequenceKey, decrement: false, 1, (ulong)NowMicroseconds, null, cancellationToken).ConfigureAwait(false);
-        if (next is not ulong n)
-        {
-            return 0;
-        }
-
-        if (tag)
-        {
-            if (await _engine.StoreAsync(StoreMode.Set, TagTable.KeyOf(name), TagTable.RecordItem(n), null, 0, cancellationToken).ConfigureAwait(false) != MemcachedStoreResult.Stored)
-            {
-                return 0;
-            }
-        }
-
-        byte[] item = new byte[sizeof(ulong) + 1 + Encoding.UTF8.GetByteCount(name)];
-        BinaryPrimitives.WriteUInt64LittleEndian(item, n);
-        item[sizeof(ulong)] = tag ? (byte)'t' : missed ? (byte)'K' : (byte)'k';
-        Encoding.UTF8.GetBytes(name, item.AsSpan(sizeof(ulong) + 1));
-        MemcachedKey slot = _engine.Key(SlotKey(n));
-        CacheItem logItem = new(0, item);
-        (MemcachedNode logs, MemcachedNode placed) = NodesOf(slot);
-        Task<MemcachedStoreResult> stored = _engine.ExecuteAsync(logs, new StoreRequest(slot, StoreMode.Set, logItem, null, 0), cancellationToken);
-        if (placed != logs)
-        {
-            // Also where earlier builds (before issue 44) read it, while both may share the cache during a deploy: best effort.
-            BackgroundTask.ObserveFailure(_engine.ExecuteAsync(placed, new StoreRequest(slot, StoreMode.Set, logItem, null, 0), cancellationToken));
-        }
-
-        return await stored.ConfigureAwait(false) == MemcachedStoreResult.Stored ? n : 0;
-    }
-
-    /// <summary>The server of the log (the counter's, which holds every slot too, so that the log depends on that one
-    /// server instead of every server a slot's key would hash to: issue 44), and the server the slot's key hashes to.</summary>
-    private (MemcachedNode Logs, MemcachedNode Placed) NodesOf(in MemcachedKey slot) => (_engine.Locate(_engine.Key(SequenceKey)), _engine.Locate(slot));
-
     public void Dispose()
     {
         _stopping.Set();
-        if (Thread.CurrentThread != _thread)
+        foreach (Thread thread in _threads.Append(_afterPollThread))
         {
-            _thread.Join();
+            if (Thread.CurrentThread != thread)
+            {
+                thread.Join();
+            }
         }
 
         _stopping.Dispose();
+        _pollCompleted.Dispose();
     }
 
-    private static string SlotKey(ulong n) => "hc:log:" + (n % RingSize).ToString(System.Globalization.CultureInfo.InvariantCulture);
-
-    private void Run()
+    /// <summary>The log's copies: the primary on <c>hc:seq</c>'s server (on the full ring, whatever is down: where earlier
+    /// builds keep it), and with three or more servers two mirrors on the next two servers in name order after it, a
+    /// choice every web server with the same server list makes alike.</summary>
+    private static LogReplica[] ReplicasOf(MemcachedEngine engine)
     {
+        MemcachedNode home = engine.Home(engine.Key(SequenceKey));
+        var primary = new LogReplica(engine, home, primary: true);
+        if (engine.Nodes.Count < 3)
+        {
+            return [primary];
+        }
+
+        MemcachedNode[] byName = [.. engine.Nodes.OrderBy(static n => n.Name, StringComparer.Ordinal)];
+        int at = Array.IndexOf(byName, home);
+        return [primary, new LogReplica(engine, byName[(at + 1) % byName.Length], primary: false), new LogReplica(engine, byName[(at + 2) % byName.Length], primary: false)];
+    }
+
+    /// <summary>A copy's reader: reads it every half bound, then concludes whether the log as a whole was read.</summary>
+    private void Run(object? state)
+    {
+        var replica = (LogReplica)state!;
         while (!_stopping.IsSet)
         {
             long start = Stopwatch.GetTimestamp();
             try
             {
-                if (SyncCall.Run(() => PollAsync(_engine.Lifetime)))
-                {
-                    Volatile.Write(ref _lastCompleteStart, start);
-                    Interlocked.Increment(ref _polls);
-                    ReadAllRemovedAtNowAndThen(); // after the stamp: its server may not be the log's, and may be slow
-                    SyncCall.Run(() => _afterCompletePoll(_engine.Lifetime));
-                }
-            }
-            catch (MemcachedException) when (!_engine.IsDisposed)
-            {
-                EnterOutage(); // not complete: L1 reads fall through to memcached, or are served as the options say
+                SyncCall.Run(() => replica.PollAsync(Apply, DropAll, _stallLimit, _engine.Lifetime));
             }
             catch (Exception ex) when (ex is MemcachedException or OperationCanceledException or ObjectDisposedException)
             {
@@ -211,10 +189,80 @@ internal sealed partial class InvalidationLog : IDisposable
                 LogPollFailed(_engine.Logger, ex);
             }
 
+            Conclude();
             TimeSpan left = _interval - Stopwatch.GetElapsedTime(start);
             if (left > TimeSpan.Zero)
             {
                 _stopping.Wait(left);
+            }
+        }
+    }
+
+    /// <summary>After a copy's read: the log is in outage when fewer than two copies (one, with a single copy) can be
+    /// read; it is read completely when two copies' complete reads started after the last complete poll's.</summary>
+    private void Conclude()
+    {
+        lock (_concluding)
+        {
+            int failing = 0;
+            Span<long> starts = stackalloc long[_replicas.Length];
+            for (int i = 0; i < _replicas.Length; i++)
+            {
+                failing += _replicas[i].Failing ? 1 : 0;
+                starts[i] = _replicas[i].LastCompleteStart;
+            }
+
+            if (failing > _replicas.Length - _quorum)
+            {
+                EnterOutage(); // not complete: L1 reads fall through to memcached, or are served as the options say
+            }
+
+            starts.Sort();
+            long start = starts[_replicas.Length - _quorum]; // the quorum-th most recent
+            if (start == 0 || start <= Volatile.Read(ref _lastCompleteStart))
+            {
+                return;
+            }
+
+            if (Volatile.Read(ref _outageSince) is long since and not 0)
+            {
+                // Removals made while the log could not be read were not logged (their writers failed as this poller did):
+                // no copy this process holds can be trusted, nor the tags it knows.
+                _local.Clear();
+                _tags.Clear();
+                Volatile.Write(ref _outageSince, 0);
+                long milliseconds = (long)Stopwatch.GetElapsedTime(since).TotalMilliseconds;
+                LogOutageEnded(_engine.Logger, milliseconds);
+            }
+
+            Volatile.Write(ref _lastCompleteStart, start);
+            Interlocked.Increment(ref _polls);
+            _pollCompleted.Set();
+        }
+    }
+
+    /// <summary>After complete polls, on a thread of its own (a pending change or a record on a frozen server holds up
+    /// neither copy's reader): <c>*</c>'s record read now and then, and the pending changes made again.</summary>
+    private void RunAfterPolls()
+    {
+        WaitHandle[] handles = [_pollCompleted, _stopping.WaitHandle];
+        while (WaitHandle.WaitAny(handles) == 0 && !_stopping.IsSet)
+        {
+            try
+            {
+                ReadAllRemovedAtNowAndThen();
+                SyncCall.Run(() => _afterCompletePoll(_engine.Lifetime));
+            }
+            catch (Exception ex) when (ex is MemcachedException or OperationCanceledException or ObjectDisposedException)
+            {
+                if (_engine.IsDisposed)
+                {
+                    return;
+                }
+            }
+            catch (Exception ex)
+            {
+                LogPollFailed(_engine.Logger, ex);
             }
         }
     }
@@ -233,134 +281,28 @@ internal sealed partial class InvalidationLog : IDisposable
         SyncCall.Run(() => _tags.ReadAsync(TagTable.All, _engine.Lifetime));
     }
 
-    /// <summary>One poll; true when complete.</summary>
-    private async Task<bool> PollAsync(CancellationToken cancellationToken)
+    /// <summary>Applies a log item: a tag's removal at the primary's <paramref name="sequence"/>, or a key's.</summary>
+    private void Apply(byte kind, ulong sequence, string name)
     {
-        if (await ReadCounterAsync(_engine, cancellationToken).ConfigureAwait(false) is not ulong latest)
+        if (kind == (byte)'t')
         {
-            EnterOutage(); // the counter's server failed (ServerFailurePolicy.Miss)
-            return false;
-        }
-
-        if (Volatile.Read(ref _outageSince) is long since and not 0)
-        {
-            // Removals made while the log could not be read were not logged (their writers failed as this poller did):
-            // no copy this process holds can be trusted, nor the tags it knows.
-            DropAll(latest);
-            Volatile.Write(ref _outageSince, 0);
-            long milliseconds = (long)Stopwatch.GetElapsedTime(since).TotalMilliseconds;
-            LogOutageEnded(_engine.Logger, milliseconds);
-            return true;
-        }
-
-        ulong seen = Seen;
-        if (seen == 0 || latest < seen || latest - seen > RingSize)
-        {
-            // The first poll, a counter that moved back (memcached restarted or was flushed) or a poller too far behind:
-            // nothing this process holds can be trusted any more.
-            DropAll(latest);
-            return true;
-        }
-
-        if (latest == seen)
-        {
-            return true;
-        }
-
-        int count = (int)(latest - seen);
-        var reads = new Task<GetReply>[count];
-        for (int i = 0; i < count; i++)
-        {
-            reads[i] = ReadSlotAsync(seen + 1 + (ulong)i, cancellationToken);
-        }
-
-        await Task.WhenAll(reads).ConfigureAwait(false);
-        for (int i = 0; i < count; i++)
-        {
-            ulong n = seen + 1 + (ulong)i;
-            if (!TryApply(await reads[i].ConfigureAwait(false), n))
+            if (sequence != 0)
             {
-                return Stall(n, latest);
+                _tags.Record(name, sequence);
             }
-
-            Volatile.Write(ref _seen, (long)n);
-        }
-
-        Volatile.Write(ref _stalledSince, 0);
-        return true;
-    }
-
-    /// <summary>Reads slot <paramref name="n"/> on the log's server; where it does not hold item <paramref name="n"/> and
-    /// the slot's key hashes to another server, there too (an item an earlier build wrote, before issue 44, while both
-    /// share the cache), whose failure reads as a miss: only the log's server failing is an outage.</summary>
-    private async Task<GetReply> ReadSlotAsync(ulong n, CancellationToken cancellationToken)
-    {
-        MemcachedKey slot = _engine.Key(SlotKey(n));
-        (MemcachedNode logs, MemcachedNode placed) = NodesOf(slot);
-        GetReply reply = await _engine.ExecuteAsync(logs, GetRequest.Checked(slot, _engine.GetRequests), cancellationToken).ConfigureAwait(false);
-        if (Holds(reply, n) || placed == logs)
-        {
-            return reply;
-        }
-
-        try
-        {
-            return await _engine.ExecuteAsync(placed, GetRequest.Checked(slot, _engine.GetRequests), cancellationToken).ConfigureAwait(false);
-        }
-        catch (MemcachedException)
-        {
-            return reply;
-        }
-    }
-
-    private static bool Holds(in GetReply reply, ulong n) =>
-        reply.Hit && reply.Item.Data.Count > sizeof(ulong) && BinaryPrimitives.ReadUInt64LittleEndian(reply.Item.Data) == n;
-
-    /// <summary>Applies log item <paramref name="n"/>; false when its slot does not hold it yet.</summary>
-    private bool TryApply(GetReply reply, ulong n)
-    {
-        if (!Holds(reply, n))
-        {
-            return false;
-        }
-
-        ReadOnlySpan<byte> item = reply.Item.Data;
-
-        string name = Encoding.UTF8.GetString(item[(sizeof(ulong) + 1)..]);
-        if (item[sizeof(ulong)] == (byte)'t')
-        {
-            _tags.Record(name, n);
+            else
+            {
+                _tags.Clear(); // never written so (a tag is logged only once the primary gave it a sequence): read again
+            }
         }
         else
         {
-            _local.Drop(name, n);
-            if (item[sizeof(ulong)] == (byte)'K')
+            _local.Drop(name);
+            if (kind == (byte)'K')
             {
                 _missed(name); // its server may still hold the old value: deleted by whichever server reaches it first
             }
         }
-
-        return true;
-    }
-
-    /// <summary>Item <paramref name="n"/> is not written yet: the poll stops there, until it has been missing too long.</summary>
-    private bool Stall(ulong n, ulong latest)
-    {
-        long since = Volatile.Read(ref _stalledSince);
-        if (since == 0)
-        {
-            Volatile.Write(ref _stalledSince, Stopwatch.GetTimestamp());
-            return false;
-        }
-
-        if (Stopwatch.GetElapsedTime(since) < _stallLimit)
-        {
-            return false;
-        }
-
-        LogItemLost(_engine.Logger, n);
-        DropAll(latest);
-        return true;
     }
 
     private void EnterOutage()
@@ -371,16 +313,16 @@ internal sealed partial class InvalidationLog : IDisposable
         }
     }
 
-    private void DropAll(ulong latest)
+    /// <summary>A copy's reader found it cannot be trusted (its first read, a counter that moved back, a reader too far
+    /// behind, an item lost): every L1 copy and every tag known here goes.</summary>
+    private void DropAll()
     {
-        _local.Clear(latest);
+        _local.Clear();
         _tags.Clear();
-        Volatile.Write(ref _seen, (long)latest);
-        Volatile.Write(ref _stalledSince, 0);
     }
 
-    [LoggerMessage(EventId = 40, Level = LogLevel.Warning, Message = "memcached HybridCache: the invalidation log's item {Sequence} stayed missing (its writer stopped, or memcached evicted it); this server dropped its whole L1 and moved on")]
-    private static partial void LogItemLost(ILogger logger, ulong sequence);
+    [LoggerMessage(EventId = 40, Level = LogLevel.Warning, Message = "memcached HybridCache: the invalidation log's item {Sequence} on {Server} stayed missing (its writer stopped, or memcached evicted it); this server dropped its whole L1 and moved on")]
+    internal static partial void LogItemLost(ILogger logger, string server, ulong sequence);
 
     [LoggerMessage(EventId = 44, Level = LogLevel.Warning, Message = "memcached HybridCache: the invalidation log cannot be read (memcached is down or not answering); L1 copies are served as ServeL1DuringOutage says until it answers")]
     private static partial void LogOutageBegan(ILogger logger);

@@ -6,9 +6,10 @@ namespace CacheSerializer.Memcached.Internal.Hybrid;
 /// expiration, dropped by the invalidation log's poller and by this process's own removals.</summary>
 /// <remarks>
 /// A copy read from memcached before a removal and stored here after the poller applied that removal would outlive it,
-/// so every drop is remembered by sequence in a fixed table of hash buckets, and a copy is stored only if no drop of its
-/// bucket came after the sequence its read started at (a bucket shared with another key only costs a copy). The store
-/// writes, then looks again: a drop that raced it removes the copy either way.
+/// so every drop is remembered by this process's own drop count (<see cref="Epoch"/>: the log's sequences are per replica,
+/// issue 44) in a fixed table of hash buckets, and a copy is stored only if no drop of its bucket came after the epoch
+/// its read started at (a bucket shared with another key only costs a copy). The store writes, then looks again: a drop
+/// that raced it removes the copy either way.
 /// </remarks>
 internal sealed class LocalCache(int maxEntries)
 {
@@ -18,11 +19,16 @@ internal sealed class LocalCache(int maxEntries)
     private readonly long[] _droppedAt = new long[Buckets];
     private readonly Lock _evicting = new();
     private int _count;
+    private long _epoch;
+    private long _clearedAt;
 
     internal int MaxEntries => maxEntries;
 
     /// <summary>Gets about how many entries are held.</summary>
     internal int Count => Volatile.Read(ref _count);
+
+    /// <summary>Gets how many drops this process made: a read that starts now passes it to <see cref="Set"/>.</summary>
+    internal long Epoch => Volatile.Read(ref _epoch);
 
     internal bool TryGet(string key, out LocalEntry entry)
     {
@@ -40,9 +46,9 @@ internal sealed class LocalCache(int maxEntries)
         return false;
     }
 
-    /// <summary>Stores a copy read (or made) by a call whose read of memcached started when the log stood at
+    /// <summary>Stores a copy read (or made) by a call whose read of memcached started at <see cref="Epoch"/>
     /// <paramref name="readAt"/>; not stored when the key was dropped since.</summary>
-    internal void Set(string key, LocalEntry entry, ulong readAt)
+    internal void Set(string key, LocalEntry entry, long readAt)
     {
         if (DroppedAfter(key, readAt))
         {
@@ -69,12 +75,13 @@ internal sealed class LocalCache(int maxEntries)
         }
     }
 
-    /// <summary>Drops a key removed at sequence <paramref name="sequence"/>: its copy, and any copy read before it.</summary>
-    internal void Drop(string key, ulong sequence)
+    /// <summary>Drops a key: its copy, and any copy read before now; returns the drop's epoch.</summary>
+    internal long Drop(string key)
     {
+        long epoch = Interlocked.Increment(ref _epoch);
         ref long slot = ref _droppedAt[Bucket(key)];
         long seen;
-        while ((ulong)(seen = Volatile.Read(ref slot)) < sequence && Interlocked.CompareExchange(ref slot, (long)sequence, seen) != seen)
+        while ((seen = Volatile.Read(ref slot)) < epoch && Interlocked.CompareExchange(ref slot, epoch, seen) != seen)
         {
         }
 
@@ -82,17 +89,17 @@ internal sealed class LocalCache(int maxEntries)
         {
             Interlocked.Decrement(ref _count);
         }
+
+        return epoch;
     }
 
-    /// <summary>Drops every copy, and every copy read before <paramref name="sequence"/>.</summary>
-    internal void Clear(ulong sequence)
+    /// <summary>Drops every copy, and every copy read before now.</summary>
+    internal void Clear()
     {
-        for (int i = 0; i < Buckets; i++)
+        long epoch = Interlocked.Increment(ref _epoch);
+        long seen;
+        while ((seen = Volatile.Read(ref _clearedAt)) < epoch && Interlocked.CompareExchange(ref _clearedAt, epoch, seen) != seen)
         {
-            long seen;
-            while ((ulong)(seen = Volatile.Read(ref _droppedAt[i])) < sequence && Interlocked.CompareExchange(ref _droppedAt[i], (long)sequence, seen) != seen)
-            {
-            }
         }
 
         foreach (string key in _entries.Keys)
@@ -114,7 +121,7 @@ internal sealed class LocalCache(int maxEntries)
 
     private static int Bucket(string key) => (int)((uint)StringComparer.Ordinal.GetHashCode(key) % Buckets);
 
-    private bool DroppedAfter(string key, ulong readAt) => (ulong)Volatile.Read(ref _droppedAt[Bucket(key)]) > readAt;
+    private bool DroppedAfter(string key, long readAt) => Volatile.Read(ref _droppedAt[Bucket(key)]) > readAt || Volatile.Read(ref _clearedAt) > readAt;
 
     /// <summary>Makes room for a tenth of the limit: expired entries first, then any (no recency is tracked, so that a
     /// hit writes nothing).</summary>

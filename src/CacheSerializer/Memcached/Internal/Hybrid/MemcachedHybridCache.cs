@@ -75,7 +75,7 @@ internal sealed partial class MemcachedHybridCache : HybridCache, IDisposable
             return local.Value;
         }
 
-        ulong readAt = _log.Seen;
+        long readAt = _local.Epoch;
 
         // A key whose removal has not reached memcached yet: what memcached holds may be the old value, so it is neither
         // read nor written here until it has (other servers, which do not know, may still read it: docs/hybrid.md,
@@ -100,20 +100,20 @@ internal sealed partial class MemcachedHybridCache : HybridCache, IDisposable
         }
 
         var call = new Call<int, T>(this, key, 0, null!, Resolve(options), TagsOf(tags), _serializers.For<T>());
-        _local.Drop(key, 0);
+        _local.Drop(key);
         HybridEnvelope envelope = call.Codec.Wrap(value, await CreationAsync(call.Tags, cancellationToken).ConfigureAwait(false), call.Tags);
         byte[]? stored = Fits(envelope) ? envelope.ToBytes() : null;
         bool writes = stored is not null && !call.Has(HybridCacheEntryFlags.DisableDistributedCacheWrite);
         bool taken = !writes || await StoreAsync(key, stored!, call.Entry.Expiration, cancellationToken).ConfigureAwait(false);
 
-        ulong n = await AppendAsync(tag: false, key, cancellationToken, missed: !taken).ConfigureAwait(false);
-        _local.Drop(key, n);
-        if (!taken || n == 0)
+        bool logged = await AppendAsync(tag: false, key, cancellationToken, missed: !taken).ConfigureAwait(false) is not null;
+        long dropped = _local.Drop(key);
+        if (!taken || !logged)
         {
-            _pending.Add(tag: false, key, logged: !taken && n != 0); // made again as a removal: the next read loads the value anew
+            _pending.Add(tag: false, key, logged: !taken && logged); // made again as a removal: the next read loads the value anew
         }
 
-        if (n == 0)
+        if (!logged)
         {
             return; // not logged: no bound to wait for
         }
@@ -126,7 +126,7 @@ internal sealed partial class MemcachedHybridCache : HybridCache, IDisposable
 
         if (stored is not null && !call.Has(HybridCacheEntryFlags.DisableLocalCacheWrite))
         {
-            StoreLocal(call, new Made<T>(value, envelope, 0), n);
+            StoreLocal(call, new Made<T>(value, envelope, 0), dropped);
         }
     }
 
@@ -165,7 +165,7 @@ internal sealed partial class MemcachedHybridCache : HybridCache, IDisposable
                 // Not logged (memcached failed): this server at least serves none of its copies, and logs the removal as
                 // soon as memcached takes it; a sequence it cannot know is not recorded, or the tag's entries would be
                 // refused here for good.
-                _local.Clear(_log.Seen);
+                _local.Clear();
                 _pending.Add(tag: true, tag);
             }
         })).ConfigureAwait(false);
@@ -338,7 +338,7 @@ internal sealed partial class MemcachedHybridCache : HybridCache, IDisposable
         }
     }
 
-    private void StoreLocal<TState, T>(Call<TState, T> call, Made<T> made, ulong readAt)
+    private void StoreLocal<TState, T>(Call<TState, T> call, Made<T> made, long readAt)
     {
         if (call.Entry.LocalExpiration <= TimeSpan.Zero || made.Envelope is null || !Fits(made.Envelope))
         {
@@ -365,13 +365,13 @@ internal sealed partial class MemcachedHybridCache : HybridCache, IDisposable
     /// <summary>Drops, deletes and logs a key; true when memcached deleted it (logged or not).</summary>
     private async Task<bool> RemoveOneAsync(string key, CancellationToken cancellationToken)
     {
-        _local.Drop(key, 0);
+        _local.Drop(key);
         bool deleted = await TryDeleteAsync(key, cancellationToken).ConfigureAwait(false);
-        ulong n = await AppendAsync(tag: false, key, cancellationToken, missed: !deleted).ConfigureAwait(false);
-        _local.Drop(key, n);
-        if (!deleted || n == 0)
+        bool logged = await AppendAsync(tag: false, key, cancellationToken, missed: !deleted).ConfigureAwait(false) is not null;
+        _local.Drop(key);
+        if (!deleted || !logged)
         {
-            _pending.Add(tag: false, key, logged: !deleted && n != 0);
+            _pending.Add(tag: false, key, logged: !deleted && logged);
         }
 
         return deleted;
@@ -409,8 +409,7 @@ internal sealed partial class MemcachedHybridCache : HybridCache, IDisposable
             return true; // its log item dropped every L1 copy already: the delete was what memcached had not taken
         }
 
-        ulong n = await AppendAsync(tag, name, cancellationToken).ConfigureAwait(false);
-        if (n == 0)
+        if (await AppendAsync(tag, name, cancellationToken).ConfigureAwait(false) is not ulong n)
         {
             return false;
         }
@@ -421,7 +420,7 @@ internal sealed partial class MemcachedHybridCache : HybridCache, IDisposable
         }
         else
         {
-            _local.Drop(name, n);
+            _local.Drop(name);
         }
 
         return true;
@@ -442,14 +441,14 @@ internal sealed partial class MemcachedHybridCache : HybridCache, IDisposable
         }
     }
 
-    /// <summary>Appends to the log; 0 when memcached could not be written (logged: other servers' L1 then keep the old
-    /// value until their local expiration).</summary>
-    private async Task<ulong> AppendAsync(bool tag, string name, CancellationToken cancellationToken, bool missed = false)
+    /// <summary>Appends to the log (<see cref="InvalidationLog.AppendAsync"/>); null when memcached could not be written
+    /// (logged: other servers' L1 then keep the old value until their local expiration).</summary>
+    private async Task<ulong?> AppendAsync(bool tag, string name, CancellationToken cancellationToken, bool missed = false)
     {
         try
         {
-            ulong n = await _log.AppendAsync(tag, name, missed, cancellationToken).ConfigureAwait(false);
-            if (n != 0)
+            ulong? n = await _log.AppendAsync(tag, name, missed, cancellationToken).ConfigureAwait(false);
+            if (n is not null)
             {
                 return n;
             }
@@ -457,11 +456,11 @@ internal sealed partial class MemcachedHybridCache : HybridCache, IDisposable
         catch (MemcachedException ex)
         {
             LogWriteFailed(_logger, "append to the invalidation log", ex);
-            return 0;
+            return null;
         }
 
         LogWriteFailed(_logger, "append to the invalidation log", null);
-        return 0;
+        return null;
     }
 
     /// <summary>Stores an envelope at L2; false (logged) when memcached did not take it.</summary>

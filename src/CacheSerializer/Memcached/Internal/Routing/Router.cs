@@ -26,6 +26,10 @@ internal sealed partial class Router
     /// <summary>The server a key lives on now: its ketama owner, or with auto-eject its owner among the servers that are up.</summary>
     internal MemcachedNode Locate(in MemcachedKey key) => Volatile.Read(ref _ring).Locate(key);
 
+    /// <summary>The server a key lives on when every server is up (its ketama owner on the full ring), whatever is down
+    /// now: where the HybridCache's invalidation log lives.</summary>
+    internal MemcachedNode Home(in MemcachedKey key) => _fullRing.Locate(key);
+
     /// <summary>A node went down or came back: with auto-eject, the ring is rebuilt over the nodes that are up (all of
     /// them when none is, so calls fail fast rather than pile onto nothing).</summary>
     internal void OnNodeStateChanged(MemcachedNode node)
