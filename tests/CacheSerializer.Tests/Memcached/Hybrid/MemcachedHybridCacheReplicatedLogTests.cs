@@ -193,6 +193,52 @@ public sealed class MemcachedHybridCacheReplicatedLogTests
         }
     }
 
+    [Fact]
+    public async Task RemoveByTagAsync_LogsPrimaryServerDead_EveryServerRefusesTheTagsEntriesUntilTheRemovalIsMadeAgain()
+    {
+        // A tag's removal needs the primary's sequence. Without it, before, the removal was kept by its maker alone, and
+        // every other server (whose poller reads the two mirrors) went on serving the tag's entries: "v0".
+        MemcachedServer[] nodes = StartServers(3);
+        try
+        {
+            using var farm = new HybridFarm(nodes, 2, client: o => o.ServerDownInterval = TimeSpan.FromMilliseconds(200));
+            await farm.UntilPolledAsync();
+            MemcachedServer primary = nodes.Single(n => n.Endpoint == farm.LogsNode);
+            string key = farm.KeyOn(primary.Endpoint, "hybrid-tag-primary-dead", on: false);
+            string tag = Enumerable.Range(0, 1000).Select(_ => MemcachedServerFixture.UniqueKey("tag")).First(t => farm.NodeOf("hc:tag:" + t) != primary.Endpoint);
+            var row = new Row();
+            Assert.Equal("v0", await farm[0].GetOrCreateAsync(key, row.Read, tags: [tag]));
+            Assert.Equal("v0", await farm[1].GetOrCreateAsync(key, row.Read, tags: [tag]));
+
+            primary.Kill();
+            row.Update();
+            await farm[0].RemoveByTagAsync(tag); // not complete: the mirrors are told, with no sequence
+
+            string whileDead = await farm[1].GetOrCreateAsync(key, row.Read, tags: [tag]);
+            int pendingWhileDead = farm.Internal(1).Pending.Count;
+
+            primary.Restart();
+            await Poll.UntilAsync(() => farm.Internal(0).Pending.Count == 0 && farm.Internal(1).Pending.Count == 0, "both servers making the removal again");
+            await farm.UntilPolledAgainAsync();
+            int readsBefore = row.Reads;
+            string[] afterItsReturn = [
+                await farm[1].GetOrCreateAsync(key, row.Read, tags: [tag]),
+                await farm[0].GetOrCreateAsync(key, row.Read, tags: [tag]),
+                await farm[1].GetOrCreateAsync(key, row.Read, tags: [tag]),
+                await farm[0].GetOrCreateAsync(key, row.Read, tags: [tag]),
+            ];
+
+            Assert.Equal("v1", whileDead);
+            Assert.Equal(1, pendingWhileDead); // learnt from the mirrors: made again by this server too
+            Assert.Equal(["v1", "v1", "v1", "v1"], afterItsReturn);
+            Assert.Equal(1, row.Reads - readsBefore); // the entry made while suspended is refused once, then served
+        }
+        finally
+        {
+            DisposeAll(nodes);
+        }
+    }
+
     private static string[] CopiesOf(HybridFarm farm, int server) => [.. farm.Internal(server).Log.Servers.Select(static n => n.Name)];
 
     private static MemcachedServer[] StartServers(int count)

@@ -16,8 +16,10 @@ internal sealed partial class InvalidationLog
     /// <param name="name">The key or tag.</param>
     /// <param name="missed">A key whose server did not take its delete or store: its item says so (<c>K</c>), so that
     /// every server keeps the delete pending.</param>
+    /// <param name="announce">For a tag the primary cannot sequence: tell the mirrors (sequence 0), so that every server
+    /// refuses its entries and makes the removal again; a removal made again is not announced again.</param>
     /// <param name="cancellationToken">The call's token.</param>
-    internal async Task<ulong?> AppendAsync(bool tag, string name, bool missed, CancellationToken cancellationToken)
+    internal async Task<ulong?> AppendAsync(bool tag, string name, bool missed, bool announce, CancellationToken cancellationToken)
     {
         byte kind = tag ? (byte)'t' : missed ? (byte)'K' : (byte)'k';
         LogReplica primary = _replicas[0];
@@ -28,9 +30,16 @@ internal sealed partial class InvalidationLog
                 : appends[0].IsCompletedSuccessfully ? appends[0].Result : 0;
         }
 
-        // A tag's removal is a sequence of the primary's, which the mirrors' items carry.
-        if (await primary.NextAsync(cancellationToken).ConfigureAwait(false) is not ulong n)
+        // A tag's removal is a sequence of the primary's, which the mirrors' items carry. Without one (the primary is
+        // down) it is not complete: the mirrors are told with sequence 0, so that every server refuses the tag's entries
+        // and makes the removal again once the primary is back (TagTable.Suspend).
+        if (await NextOrNullAsync(primary, cancellationToken).ConfigureAwait(false) is not ulong n)
         {
+            if (announce && _replicas.Length > 1)
+            {
+                await TakenAsync(Array.ConvertAll(_replicas[1..], r => AppendToAsync(r, kind, 0, name, cancellationToken)), _replicas.Length - 1, cancellationToken).ConfigureAwait(false);
+            }
+
             return null;
         }
 
@@ -45,6 +54,18 @@ internal sealed partial class InvalidationLog
         // Items are written even when the record was not: every server that reads the log then refuses the tag's entries.
         int taken = await TakenAsync(items, _quorum, cancellationToken).ConfigureAwait(false);
         return recorded && taken >= _quorum ? n : null;
+    }
+
+    private static async Task<ulong?> NextOrNullAsync(LogReplica replica, CancellationToken cancellationToken)
+    {
+        try
+        {
+            return await replica.NextAsync(cancellationToken).ConfigureAwait(false);
+        }
+        catch (MemcachedException)
+        {
+            return null;
+        }
     }
 
     private async Task<bool> RecordAsync(string tag, ulong sequence, CancellationToken cancellationToken)

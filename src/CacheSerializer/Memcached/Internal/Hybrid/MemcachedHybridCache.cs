@@ -41,7 +41,7 @@ internal sealed partial class MemcachedHybridCache : HybridCache, IDisposable
         _serializers = new HybridSerializers(services, new ItemReader(engine.Transcoder, engine.Settings.OnUnreadableItem, _logger, "memcached HybridCache"));
         _local = new LocalCache(options.MaximumLocalEntries);
         _tags = new TagTable(engine);
-        _log = new InvalidationLog(engine, _local, _tags, options.InvalidationBound, RetryPendingAsync, key => _pending.Add(tag: false, key, logged: true));
+        _log = new InvalidationLog(engine, _local, _tags, options.InvalidationBound, RetryPendingAsync, (tag, name) => _pending.Add(tag, name, logged: true));
     }
 
     /// <summary>Gets the invalidation log and its poller (for tests).</summary>
@@ -162,11 +162,11 @@ internal sealed partial class MemcachedHybridCache : HybridCache, IDisposable
         {
             if (!await MakeChangeAsync(tag: true, tag, logged: false, cancellationToken).ConfigureAwait(false))
             {
-                // Not logged (memcached failed): this server at least serves none of its copies, and logs the removal as
-                // soon as memcached takes it; a sequence it cannot know is not recorded, or the tag's entries would be
-                // refused here for good.
+                // Not logged (memcached failed): this server refuses the tag's entries, at both levels, until it logs the
+                // removal again once memcached takes it (which gives the removal its sequence: TagTable.Resolve).
+                _tags.Suspend(tag);
                 _local.Clear();
-                _pending.Add(tag: true, tag);
+                _pending.Add(tag: true, tag, logged: true); // logged: every server was told (if the mirrors took it)
             }
         })).ConfigureAwait(false);
         await Task.Delay(_options.InvalidationBound, cancellationToken).ConfigureAwait(false);
@@ -404,19 +404,20 @@ internal sealed partial class MemcachedHybridCache : HybridCache, IDisposable
             return false;
         }
 
-        if (logged)
+        if (logged && !tag)
         {
             return true; // its log item dropped every L1 copy already: the delete was what memcached had not taken
         }
 
-        if (await AppendAsync(tag, name, cancellationToken).ConfigureAwait(false) is not ulong n)
+        // A tag's removal made again is not announced again without a sequence (every server was told the first time).
+        if (await AppendAsync(tag, name, cancellationToken, announce: !logged).ConfigureAwait(false) is not ulong n)
         {
             return false;
         }
 
         if (tag)
         {
-            _tags.Record(name, n);
+            _tags.Resolve(name, n);
         }
         else
         {
@@ -443,11 +444,11 @@ internal sealed partial class MemcachedHybridCache : HybridCache, IDisposable
 
     /// <summary>Appends to the log (<see cref="InvalidationLog.AppendAsync"/>); null when memcached could not be written
     /// (logged: other servers' L1 then keep the old value until their local expiration).</summary>
-    private async Task<ulong?> AppendAsync(bool tag, string name, CancellationToken cancellationToken, bool missed = false)
+    private async Task<ulong?> AppendAsync(bool tag, string name, CancellationToken cancellationToken, bool missed = false, bool announce = true)
     {
         try
         {
-            ulong? n = await _log.AppendAsync(tag, name, missed, cancellationToken).ConfigureAwait(false);
+            ulong? n = await _log.AppendAsync(tag, name, missed, announce, cancellationToken).ConfigureAwait(false);
             if (n is not null)
             {
                 return n;

@@ -15,6 +15,9 @@ namespace CacheSerializer.Memcached.Internal.Hybrid;
 /// not) is <b>logged</b>: every server's poller learns it from the item and keeps it too, so that it outlives a restart
 /// of the web server that made it, each server neither serves nor stores what the key's server holds until one of them
 /// deleted it, and making it again is the delete alone (every L1 copy was dropped by the item).</para>
+/// <para>A removal by tag the log's primary could not sequence is <b>logged</b> once the mirrors were told of it (every
+/// server then suspends the tag and keeps it too: <see cref="TagTable.Suspend"/>); making it again logs it, without
+/// telling the mirrors again.</para>
 /// </remarks>
 internal sealed class PendingChanges
 {

@@ -27,6 +27,9 @@ internal sealed class TagTable(MemcachedEngine engine)
 
     private readonly ConcurrentDictionary<string, ulong> _removedAt = new(StringComparer.Ordinal);
 
+    // Tags removed without a sequence (the log's primary was down): every entry of theirs is refused until resolved.
+    private readonly ConcurrentDictionary<string, bool> _suspended = new(StringComparer.Ordinal);
+
     // The sequence of *'s last removal, kept beside the dictionary because every entry is judged by it: -1 when unknown.
     private long _allRemovedAt = -1;
 
@@ -52,6 +55,27 @@ internal sealed class TagTable(MemcachedEngine engine)
         }
     }
 
+    /// <summary>Refuses every entry of <paramref name="tag"/> (<c>*</c>: every entry) until <see cref="Resolve"/>: it was
+    /// removed while the log's primary could not give the removal a sequence, and its record still holds the one before.
+    /// Kept through <see cref="Clear"/> (the record read again would not know of it).</summary>
+    internal void Suspend(string tag) => _suspended[tag] = true;
+
+    /// <summary>Records the removal of <paramref name="tag"/> made again at <paramref name="sequence"/> (after the removal
+    /// that suspended it, so it covers it): the tag is judged by its sequence again. A removal of <c>*</c> covers every
+    /// suspended tag.</summary>
+    internal void Resolve(string tag, ulong sequence)
+    {
+        Record(tag, sequence);
+        if (tag == All)
+        {
+            _suspended.Clear();
+        }
+        else
+        {
+            _suspended.TryRemove(tag, out _);
+        }
+    }
+
     /// <summary>Gets a value indicating whether the last removal of <c>*</c> is known here.</summary>
     internal bool KnowsAll => Volatile.Read(ref _allRemovedAt) >= 0;
 
@@ -74,6 +98,11 @@ internal sealed class TagTable(MemcachedEngine engine)
     /// from memcached; a read that fails judges the entry invalid.</summary>
     internal async ValueTask<bool> IsValidAsync(ulong creation, string[] tags, bool trusted, CancellationToken cancellationToken)
     {
+        if (IsSuspended(tags))
+        {
+            return false;
+        }
+
         if (await RemovedAtAsync(All, trusted, cancellationToken).ConfigureAwait(false) > creation)
         {
             return false;
@@ -95,6 +124,11 @@ internal sealed class TagTable(MemcachedEngine engine)
     /// none was and every one is known here, null when none was but one is unknown here.</summary>
     internal bool? ValidAsKnown(ulong creation, string[] tags)
     {
+        if (IsSuspended(tags))
+        {
+            return false;
+        }
+
         long all = Volatile.Read(ref _allRemovedAt);
         bool? valid = all < 0 ? null : (ulong)all <= creation;
         foreach (string tag in tags)
@@ -131,6 +165,29 @@ internal sealed class TagTable(MemcachedEngine engine)
     {
         ulong removed = await RemovedAtAsync(tag, trusted: true, cancellationToken).ConfigureAwait(false);
         return removed == ulong.MaxValue ? 0 : removed;
+    }
+
+    private bool IsSuspended(string[] tags)
+    {
+        if (_suspended.IsEmpty)
+        {
+            return false;
+        }
+
+        if (_suspended.ContainsKey(All))
+        {
+            return true;
+        }
+
+        foreach (string tag in tags)
+        {
+            if (_suspended.ContainsKey(tag))
+            {
+                return true;
+            }
+        }
+
+        return false;
     }
 
     private bool? Judge(string tag, ulong creation) => _removedAt.TryGetValue(tag, out ulong removed) ? removed <= creation : null;
