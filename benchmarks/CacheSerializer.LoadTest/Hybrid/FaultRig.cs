@@ -163,6 +163,35 @@ internal sealed class FaultRig : IAsyncDisposable
         return writes.Sum();
     }
 
+    /// <summary>Writes 16 of the largest filler values at once, under keys numbered from <paramref name="first"/> (the
+    /// filler's own follow on from it); returns how many were written.</summary>
+    /// <param name="first">The number of the first key.</param>
+    /// <param name="cancellationToken">Stops the writes.</param>
+    /// <returns>The writes made.</returns>
+    public async Task<long> FillBurstAsync(long first, CancellationToken cancellationToken)
+    {
+        byte[] value = FillerValues[^1];
+        await Task.WhenAll(Enumerable.Range(0, 16).Select(async i =>
+        {
+            string key = string.Create(CultureInfo.InvariantCulture, $"filler:burst:{first + i}");
+            try
+            {
+                if (_client is { } client)
+                {
+                    await client.SetAsync(key, value, TimeSpan.FromMinutes(10), cancellationToken).ConfigureAwait(false);
+                }
+                else
+                {
+                    await _redis!.GetDatabase().StringSetAsync(key, value, TimeSpan.FromMinutes(10)).ConfigureAwait(false);
+                }
+            }
+            catch (Exception ex) when (ex is MemcachedException or RedisException or TimeoutException)
+            {
+            }
+        })).ConfigureAwait(false);
+        return 16;
+    }
+
     /// <summary>Returns the items the servers have evicted since they started (memcached's <c>evictions</c> on every
     /// node; the primary redis-server's <c>evicted_keys</c>).</summary>
     /// <returns>The count.</returns>

@@ -238,6 +238,7 @@ internal sealed class HybridPhaseTally(HybridPhase phase, string name, bool[]? f
 
         if (problem == Stale)
         {
+            _samples.Add(string.Create(CultureInfo.InvariantCulture, $"stale read: {key} ({source}{(l2 ? ", skipping L1" : string.Empty)}), took {Stopwatch.GetElapsedTime(0, took).TotalMilliseconds:0} ms, ended {DateTime.UtcNow:HH:mm:ss.fff} UTC"));
             Interlocked.Increment(ref l2 ? ref _staleL2 : ref _stale);
             if (faultedKeys is not null && row < faultedKeys.Length && faultedKeys[row])
             {

@@ -7,21 +7,23 @@ namespace CacheSerializer.Memcached.Internal.Hybrid;
 /// <summary>The log's writer: a removal appended to the log's copies.</summary>
 internal sealed partial class InvalidationLog
 {
+    /// <summary>How long a tag's record says "removed, sequence unknown" (a removal made while the primary was down).</summary>
+    private static readonly TimeSpan UnsequencedRecordLifetime = TimeSpan.FromMinutes(10);
+
     /// <summary>Appends a removal: a key, or a tag (then <c>hc:tag:&lt;tag&gt;</c> too, before the items, so that a
     /// process that reads the tag after an item exists gets it). Complete when two of the log's copies took it (the one,
     /// with a single copy) and, for a tag, its record too; a copy's server that does not answer is not waited for once
     /// the others made it complete. Returns null when it is not complete (memcached could not be written), else the
     /// primary's sequence (a tag's always; a key's, 0 when the primary did not take it).</summary>
-    /// <param name="tag">A tag removed (else a key).</param>
+    /// <param name="kind">The item's kind: <c>t</c> a tag; a key taken at L2 (<c>k</c>), or not taken by its own server
+    /// (<c>K</c>), its gutter copy's (<c>M</c>) or either (<c>N</c>): every server then keeps what was missed.</param>
     /// <param name="name">The key or tag.</param>
-    /// <param name="missed">A key whose server did not take its delete or store: its item says so (<c>K</c>), so that
-    /// every server keeps the delete pending.</param>
     /// <param name="announce">For a tag the primary cannot sequence: tell the mirrors (sequence 0), so that every server
     /// refuses its entries and makes the removal again; a removal made again is not announced again.</param>
     /// <param name="cancellationToken">The call's token.</param>
-    internal async Task<ulong?> AppendAsync(bool tag, string name, bool missed, bool announce, CancellationToken cancellationToken)
+    internal async Task<ulong?> AppendAsync(byte kind, string name, bool announce, CancellationToken cancellationToken)
     {
-        byte kind = tag ? (byte)'t' : missed ? (byte)'K' : (byte)'k';
+        bool tag = kind == (byte)'t';
         LogReplica primary = _replicas[0];
         if (!tag)
         {
@@ -32,11 +34,14 @@ internal sealed partial class InvalidationLog
 
         // A tag's removal is a sequence of the primary's, which the mirrors' items carry. Without one (the primary is
         // down) it is not complete: the mirrors are told with sequence 0, so that every server refuses the tag's entries
-        // and makes the removal again once the primary is back (TagTable.Suspend).
+        // and makes the removal again once the primary is back (TagTable.Suspend); and the tag's record says "removed,
+        // sequence unknown" (which refuses every entry of the tag) for a server that judges by the record, not yet
+        // having read the log. That record lasts 10 minutes at most: missing, it is made anew, which is safe too.
         if (await NextOrNullAsync(primary, cancellationToken).ConfigureAwait(false) is not ulong n)
         {
             if (announce && _replicas.Length > 1)
             {
+                await RecordAsync(name, ulong.MaxValue, cancellationToken, UnsequencedRecordLifetime).ConfigureAwait(false);
                 await TakenAsync(Array.ConvertAll(_replicas[1..], r => AppendToAsync(r, kind, 0, name, cancellationToken)), _replicas.Length - 1, cancellationToken).ConfigureAwait(false);
             }
 
@@ -68,11 +73,11 @@ internal sealed partial class InvalidationLog
         }
     }
 
-    private async Task<bool> RecordAsync(string tag, ulong sequence, CancellationToken cancellationToken)
+    private async Task<bool> RecordAsync(string tag, ulong sequence, CancellationToken cancellationToken, TimeSpan? lifetime = null)
     {
         try
         {
-            return await _engine.StoreAsync(StoreMode.Set, TagTable.KeyOf(tag), TagTable.RecordItem(sequence), null, 0, cancellationToken).ConfigureAwait(false) == MemcachedStoreResult.Stored;
+            return await _engine.StoreAsync(StoreMode.Set, TagTable.KeyOf(tag), TagTable.RecordItem(sequence), lifetime, 0, cancellationToken).ConfigureAwait(false) == MemcachedStoreResult.Stored;
         }
         catch (MemcachedException)
         {

@@ -39,7 +39,7 @@ internal sealed partial class InvalidationLog : IDisposable
     private readonly AutoResetEvent _pollCompleted = new(false);
     private readonly Lock _concluding = new();
     private readonly Func<CancellationToken, Task> _afterCompletePoll;
-    private readonly Action<bool, string> _missed;
+    private readonly Action<byte, string> _missed;
     private long _lastCompleteStart;
     private long _outageSince;
     private long _allReadAt;
@@ -50,9 +50,10 @@ internal sealed partial class InvalidationLog : IDisposable
     /// <param name="tags">The tag table the log's items record removals in.</param>
     /// <param name="bound">The invalidation bound; the log is read every half of it.</param>
     /// <param name="afterCompletePoll">Runs on a thread of the log's after each complete poll (the pending changes made again).</param>
-    /// <param name="missed">Told each key that a log item names as removed where its server did not take the delete, and
-    /// each tag whose removal the primary could not sequence (a tag: true), kept pending here too (<see cref="PendingChanges"/>).</param>
-    internal InvalidationLog(MemcachedEngine engine, LocalCache local, TagTable tags, TimeSpan bound, Func<CancellationToken, Task> afterCompletePoll, Action<bool, string> missed)
+    /// <param name="missed">Told each key that a log item names as removed where memcached did not take the delete
+    /// (<c>K</c>, <c>M</c>, <c>N</c>), and each tag whose removal the primary could not sequence (<c>t</c>), with the item's kind:
+    /// kept pending here too (<see cref="PendingChanges"/>).</param>
+    internal InvalidationLog(MemcachedEngine engine, LocalCache local, TagTable tags, TimeSpan bound, Func<CancellationToken, Task> afterCompletePoll, Action<byte, string> missed)
     {
         _missed = missed;
         _afterCompletePoll = afterCompletePoll;
@@ -295,15 +296,15 @@ internal sealed partial class InvalidationLog : IDisposable
                 // Removed while the primary was down, so without a sequence: the tag's entries are refused here until
                 // this server makes the removal again once the primary is back (whichever server does, every one does).
                 _tags.Suspend(name);
-                _missed(true, name);
+                _missed(kind, name);
             }
         }
         else
         {
             _local.Drop(name);
-            if (kind == (byte)'K')
+            if (kind is (byte)'K' or (byte)'M' or (byte)'N')
             {
-                _missed(false, name); // its server may still hold the old value: deleted by whichever server reaches it first
+                _missed(kind, name); // its server may still hold the old value: deleted by whichever server reaches it first
             }
         }
     }

@@ -14,13 +14,15 @@ internal sealed partial class MemcachedHybridCache
     /// entry stale) before the factory runs here without storing.</summary>
     private const int LeaseAttempts = 2;
 
-    private async Task<Made<T>> ReadThroughAsync<TState, T>(Call<TState, T> call, CancellationToken cancellationToken)
+    /// <summary>The entry at L2 under <paramref name="key"/>: the call's key, or while its server is down its gutter key
+    /// (<see cref="GutterFor"/>).</summary>
+    private async Task<Made<T>> ReadThroughAsync<TState, T>(Call<TState, T> call, string key, CancellationToken cancellationToken)
     {
         bool read = !call.Has(HybridCacheEntryFlags.DisableDistributedCacheRead);
         bool write = !call.Has(HybridCacheEntryFlags.DisableDistributedCacheWrite);
         if (!read || !write || call.Has(HybridCacheEntryFlags.DisableUnderlyingData))
         {
-            if (read && await TryDistributedAsync(call, cancellationToken).ConfigureAwait(false) is { } found)
+            if (read && await TryDistributedAsync(call, key, cancellationToken).ConfigureAwait(false) is { } found)
             {
                 return found;
             }
@@ -32,14 +34,14 @@ internal sealed partial class MemcachedHybridCache
 
         for (int attempt = 0; attempt < LeaseAttempts; attempt++)
         {
-            if (await LeaseAsync(call, cancellationToken).ConfigureAwait(false) is { } leased)
+            if (await LeaseAsync(call, key, cancellationToken).ConfigureAwait(false) is { } leased)
             {
                 return leased;
             }
 
             // Made by another caller and invalidated by a tag since: marked stale (or served, if it was replaced meanwhile
             // by a valid one), so that the next lease in the farm wins it.
-            if (await TryDistributedAsync(call, cancellationToken).ConfigureAwait(false) is { } again)
+            if (await TryDistributedAsync(call, key, cancellationToken).ConfigureAwait(false) is { } again)
             {
                 return again;
             }
@@ -52,9 +54,9 @@ internal sealed partial class MemcachedHybridCache
     /// build's entry, this build's copy beside it, while it is bound to that entry. An entry or copy that is not served
     /// is marked stale if it is still that version (<c>md I C&lt;cas&gt;</c>), so that one lease in the farm recreates
     /// it; another build's entry is left alone.</summary>
-    private async Task<Made<T>?> TryDistributedAsync<TState, T>(Call<TState, T> call, CancellationToken cancellationToken)
+    private async Task<Made<T>?> TryDistributedAsync<TState, T>(Call<TState, T> call, string key, CancellationToken cancellationToken)
     {
-        MemcachedKey encoded = _engine.Key(call.Key);
+        MemcachedKey encoded = _engine.Key(key);
         GetReply reply = await ReadPlainAsync(encoded, cancellationToken).ConfigureAwait(false);
         if (!reply.Hit || reply.Stale)
         {
@@ -133,13 +135,13 @@ internal sealed partial class MemcachedHybridCache
     /// <summary>The entry through <c>GetOrCreateAsync</c>'s lease: this process's single flight, one factory call per miss
     /// in the farm (per build: another build's entry is answered by this build's copy beside it), the fill bound to the
     /// CAS token it won. Null when the entry it returns was made by another caller and a tag removal came after it.</summary>
-    private async Task<Made<T>?> LeaseAsync<TState, T>(Call<TState, T> call, CancellationToken cancellationToken)
+    private async Task<Made<T>?> LeaseAsync<TState, T>(Call<TState, T> call, string key, CancellationToken cancellationToken)
     {
         HybridEntry<T>? mine = null;
         HybridEntry<T> leased;
         try
         {
-            leased = await _engine.Leases.GetOrCreateAsync(call.Key, async token =>
+            leased = await _engine.Leases.GetOrCreateAsync(key, async token =>
             {
                 // The creation sequence is read before the factory: a tag removal made while it runs comes after it.
                 ulong creation = await CreationAsync(call.Tags, token).ConfigureAwait(false);

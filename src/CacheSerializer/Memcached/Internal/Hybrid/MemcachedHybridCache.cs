@@ -41,7 +41,7 @@ internal sealed partial class MemcachedHybridCache : HybridCache, IDisposable
         _serializers = new HybridSerializers(services, new ItemReader(engine.Transcoder, engine.Settings.OnUnreadableItem, _logger, "memcached HybridCache"));
         _local = new LocalCache(options.MaximumLocalEntries);
         _tags = new TagTable(engine);
-        _log = new InvalidationLog(engine, _local, _tags, options.InvalidationBound, RetryPendingAsync, (tag, name) => _pending.Add(tag, name, logged: true));
+        _log = new InvalidationLog(engine, _local, _tags, options.InvalidationBound, RetryPendingAsync, Missed);
     }
 
     /// <summary>Gets the invalidation log and its poller (for tests).</summary>
@@ -80,9 +80,12 @@ internal sealed partial class MemcachedHybridCache : HybridCache, IDisposable
         // A key whose removal has not reached memcached yet: what memcached holds may be the old value, so it is neither
         // read nor written here until it has (other servers, which do not know, may still read it: docs/hybrid.md,
         // "Failures"). The factory's value, made after the removal, is kept in L1 as any other.
-        Made<T> made = _pending.Holds(key) && !await _pending.RetryKeyAsync(key, MakeChangeAsync, cancellationToken).ConfigureAwait(false)
+        // The gutter, read while the key's own server is down, holds nothing a completed removal covered (every removal
+        // deletes it, or says it did not: M), so a pending key is read there too.
+        string? gutter = GutterFor(key);
+        Made<T> made = _pending.Holds(key) && gutter is null && !await _pending.RetryKeyAsync(key, MakeChangeAsync, cancellationToken).ConfigureAwait(false)
             ? await CreateAsync(call, store: false, cancellationToken).ConfigureAwait(false)
-            : await ReadThroughAsync(call, cancellationToken).ConfigureAwait(false);
+            : await ReadThroughAsync(call, gutter ?? key, cancellationToken).ConfigureAwait(false);
         if (made.Envelope is not null && !call.Has(HybridCacheEntryFlags.DisableLocalCacheWrite))
         {
             StoreLocal(call, made, readAt);
@@ -104,9 +107,15 @@ internal sealed partial class MemcachedHybridCache : HybridCache, IDisposable
         HybridEnvelope envelope = call.Codec.Wrap(value, await CreationAsync(call.Tags, cancellationToken).ConfigureAwait(false), call.Tags);
         byte[]? stored = Fits(envelope) ? envelope.ToBytes() : null;
         bool writes = stored is not null && !call.Has(HybridCacheEntryFlags.DisableDistributedCacheWrite);
+        Task<bool> gutterDeleted = Gutter.KeyOf(_engine, key) is string gutterKey ? TryDeleteAsync(gutterKey, cancellationToken) : Task.FromResult(true);
         bool taken = !writes || await StoreAsync(key, stored!, call.Entry.Expiration, cancellationToken).ConfigureAwait(false);
+        bool gutter = await gutterDeleted.ConfigureAwait(false);
+        if (!gutter)
+        {
+            KeepGutterMissed(key);
+        }
 
-        bool logged = await AppendAsync(tag: false, key, cancellationToken, missed: !taken).ConfigureAwait(false) is not null;
+        bool logged = await AppendAsync(KindOf(taken, gutter), key, cancellationToken).ConfigureAwait(false) is not null;
         long dropped = _local.Drop(key);
         if (!taken || !logged)
         {
@@ -366,31 +375,20 @@ internal sealed partial class MemcachedHybridCache : HybridCache, IDisposable
     private async Task<bool> RemoveOneAsync(string key, CancellationToken cancellationToken)
     {
         _local.Drop(key);
-        bool deleted = await TryDeleteAsync(key, cancellationToken).ConfigureAwait(false);
-        bool logged = await AppendAsync(tag: false, key, cancellationToken, missed: !deleted).ConfigureAwait(false) is not null;
+        (bool deleted, bool gutter) = await DeleteBothAsync(key, cancellationToken).ConfigureAwait(false);
+        bool logged = await AppendAsync(KindOf(deleted, gutter), key, cancellationToken).ConfigureAwait(false) is not null;
         _local.Drop(key);
+        if (!gutter)
+        {
+            KeepGutterMissed(key);
+        }
+
         if (!deleted || !logged)
         {
             _pending.Add(tag: false, key, logged: !deleted && logged);
         }
 
         return deleted;
-    }
-
-    /// <summary>Deletes a key at L2; false (logged) when memcached did not take it, under either failure policy.</summary>
-    private async Task<bool> TryDeleteAsync(string key, CancellationToken cancellationToken)
-    {
-        try
-        {
-            MemcachedKey encoded = _engine.Key(key);
-            await _engine.ExecuteAsync(encoded, KeyRequest.CheckedDelete(encoded), cancellationToken).ConfigureAwait(false);
-            return true;
-        }
-        catch (MemcachedException ex)
-        {
-            LogWriteFailed(_logger, "remove", ex);
-            return false;
-        }
     }
 
     /// <summary>Makes a removal by tag, or a pending change again (<see cref="PendingChanges"/>): a key deleted and logged
@@ -410,7 +408,7 @@ internal sealed partial class MemcachedHybridCache : HybridCache, IDisposable
         }
 
         // A tag's removal made again is not announced again without a sequence (every server was told the first time).
-        if (await AppendAsync(tag, name, cancellationToken, announce: !logged).ConfigureAwait(false) is not ulong n)
+        if (await AppendAsync(tag ? (byte)'t' : Taken, name, cancellationToken, announce: !logged).ConfigureAwait(false) is not ulong n)
         {
             return false;
         }
@@ -430,6 +428,7 @@ internal sealed partial class MemcachedHybridCache : HybridCache, IDisposable
     /// <summary>After each complete poll of the log (on the poller's thread): the pending changes, made again.</summary>
     private async Task RetryPendingAsync(CancellationToken cancellationToken)
     {
+        await RetryGutterAsync(cancellationToken).ConfigureAwait(false);
         if (_pending.IsEmpty)
         {
             return;
@@ -444,11 +443,11 @@ internal sealed partial class MemcachedHybridCache : HybridCache, IDisposable
 
     /// <summary>Appends to the log (<see cref="InvalidationLog.AppendAsync"/>); null when memcached could not be written
     /// (logged: other servers' L1 then keep the old value until their local expiration).</summary>
-    private async Task<ulong?> AppendAsync(bool tag, string name, CancellationToken cancellationToken, bool missed = false, bool announce = true)
+    private async Task<ulong?> AppendAsync(byte kind, string name, CancellationToken cancellationToken, bool announce = true)
     {
         try
         {
-            ulong? n = await _log.AppendAsync(tag, name, missed, announce, cancellationToken).ConfigureAwait(false);
+            ulong? n = await _log.AppendAsync(kind, name, announce, cancellationToken).ConfigureAwait(false);
             if (n is not null)
             {
                 return n;
