@@ -56,7 +56,7 @@ public sealed class HybridFaultsTests : IDisposable
         // and its kill cost hundreds of stale reads in the full run). Every node frozen at once is an outage.
         foreach (HybridPhaseResult step in freezes.Concat(kills))
         {
-            string about = $"{step.Phase}: {step.OutagesEntered} outages, {step.StaleReads} stale reads, {step.StaleL2Reads} at L2; {string.Join("; ", step.Events ?? [])}\n{why}";
+            string about = $"{step.Phase}: {step.OutagesEntered} outages, {step.StaleReads} stale reads, {step.StaleL2Reads} at L2; {string.Join("; ", step.Events ?? [])}; {string.Join("; ", step.Samples)}\n{why}";
             Assert.True(step.OutagesEntered == 0 && step.StaleReads == 0 && step.StaleL2Reads == 0, about);
         }
 

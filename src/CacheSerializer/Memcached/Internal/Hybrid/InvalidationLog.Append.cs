@@ -15,8 +15,9 @@ internal sealed partial class InvalidationLog
     /// with a single copy) and, for a tag, its record too; a copy's server that does not answer is not waited for once
     /// the others made it complete. Returns null when it is not complete (memcached could not be written), else the
     /// primary's sequence (a tag's always; a key's, 0 when the primary did not take it).</summary>
-    /// <param name="kind">The item's kind: <c>t</c> a tag; a key taken at L2 (<c>k</c>), or not taken by its own server
-    /// (<c>K</c>), its gutter copy's (<c>M</c>) or either (<c>N</c>): every server then keeps what was missed.</param>
+    /// <param name="kind">The item's kind: <c>t</c> a tag; a key taken at L2 with its gutter copy (<c>g</c>), or not
+    /// taken by its own server (<c>H</c>), its gutter copy's (<c>M</c>) or either (<c>N</c>): every server then keeps what
+    /// was missed.</param>
     /// <param name="name">The key or tag.</param>
     /// <param name="announce">For a tag the primary cannot sequence: tell the mirrors (sequence 0), so that every server
     /// refuses its entries and makes the removal again; a removal made again is not announced again.</param>

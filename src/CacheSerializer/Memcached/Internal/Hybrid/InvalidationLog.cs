@@ -50,8 +50,8 @@ internal sealed partial class InvalidationLog : IDisposable
     /// <param name="tags">The tag table the log's items record removals in.</param>
     /// <param name="bound">The invalidation bound; the log is read every half of it.</param>
     /// <param name="afterCompletePoll">Runs on a thread of the log's after each complete poll (the pending changes made again).</param>
-    /// <param name="missed">Told each key that a log item names as removed where memcached did not take the delete
-    /// (<c>K</c>, <c>M</c>, <c>N</c>), and each tag whose removal the primary could not sequence (<c>t</c>), with the item's kind:
+    /// <param name="missed">Told each key that a log item names as removed where memcached did not take the delete of
+    /// the entry or its gutter copy (every kind but <c>g</c>), and each tag whose removal the primary could not sequence (<c>t</c>), with the item's kind:
     /// kept pending here too (<see cref="PendingChanges"/>).</param>
     internal InvalidationLog(MemcachedEngine engine, LocalCache local, TagTable tags, TimeSpan bound, Func<CancellationToken, Task> afterCompletePoll, Action<byte, string> missed)
     {
@@ -302,9 +302,11 @@ internal sealed partial class InvalidationLog : IDisposable
         else
         {
             _local.Drop(name);
-            if (kind is (byte)'K' or (byte)'M' or (byte)'N')
+            if (kind != (byte)'g')
             {
-                _missed(kind, name); // its server may still hold the old value: deleted by whichever server reaches it first
+                // Its server may still hold the old value (deleted by whichever server reaches it first), or its gutter
+                // copy may: every kind but g says so (k and K are earlier builds', which never delete the gutter copy).
+                _missed(kind, name);
             }
         }
     }

@@ -9,12 +9,13 @@ namespace CacheSerializer.Memcached.Internal.Hybrid;
 internal sealed partial class MemcachedHybridCache
 {
     /// <summary>Log item kinds of a removal by key, by what memcached took: both the entry and its gutter copy
-    /// (<c>k</c>); not the entry (<c>K</c>: every server keeps its delete pending); not the gutter copy (<c>M</c>: no
-    /// server reads the gutter for it until it deleted the copy); neither (<c>N</c>). Builds before the gutter read
-    /// <c>M</c> and <c>N</c> as <c>k</c>.</summary>
-    private const byte Taken = (byte)'k';
+    /// (<c>g</c>); not the entry (<c>H</c>: every server keeps its delete pending); not the gutter copy (<c>M</c>: no
+    /// server reads the gutter for that key until it deleted the copy); neither (<c>N</c>). Builds before the gutter
+    /// write <c>k</c> (taken; the gutter copy not deleted) and <c>K</c> (not taken; nor the gutter copy), and read every
+    /// kind they do not know as <c>k</c>.</summary>
+    private const byte Taken = (byte)'g';
 
-    private const byte HomeMissed = (byte)'K';
+    private const byte HomeMissed = (byte)'H';
 
     private const byte GutterMissed = (byte)'M';
 
@@ -30,8 +31,10 @@ internal sealed partial class MemcachedHybridCache
 
     /// <summary>Where a read of <paramref name="key"/> leases its entry: the gutter key while the key's own server is marked
     /// down (and no removal left its gutter copy behind); null otherwise (the key itself).</summary>
+    /// <remarks>Only while the poller is fresh: a removal by an earlier build, which does not delete the gutter copy, is
+    /// then known here (its item, applied within the bound its maker waits, marks the copy).</remarks>
     private string? GutterFor(string key) =>
-        !_gutterOff && Gutter.IsHomeDown(_engine, key) && !_gutterMissed.ContainsKey(key) ? Gutter.KeyOf(_engine, key) : null;
+        !_gutterOff && Gutter.IsHomeDown(_engine, key) && _log.IsFresh && !_gutterMissed.ContainsKey(key) ? Gutter.KeyOf(_engine, key) : null;
 
     /// <summary>The log item kind of a removal by key, from what memcached took.</summary>
     private static byte KindOf(bool home, bool gutter) => (home, gutter) switch
@@ -43,15 +46,16 @@ internal sealed partial class MemcachedHybridCache
     };
 
     /// <summary>A log item told this server that a removal left something behind: a key's entry (kept pending), its
-    /// gutter copy (not read until deleted), or a tag the primary could not sequence (kept pending).</summary>
+    /// gutter copy (not read until deleted: an earlier build's removals never delete it), or a tag the primary could not
+    /// sequence (kept pending).</summary>
     private void Missed(byte kind, string name)
     {
-        if (kind is GutterMissed or BothMissed)
+        if (kind is GutterMissed or BothMissed or (byte)'k' or (byte)'K')
         {
-            KeepGutterMissed(name);
+            KeepGutterMissed(name); // an earlier build's removal did not delete the gutter copy either
         }
 
-        if (kind is not GutterMissed)
+        if (kind is HomeMissed or BothMissed or (byte)'K' or (byte)'t')
         {
             _pending.Add(tag: kind == (byte)'t', name, logged: true);
         }

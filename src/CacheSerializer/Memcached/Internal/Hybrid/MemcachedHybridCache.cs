@@ -397,18 +397,30 @@ internal sealed partial class MemcachedHybridCache : HybridCache, IDisposable
     /// L1 copies go at once; such a <paramref name="logged"/> change is made again as the delete alone.</summary>
     private async Task<bool> MakeChangeAsync(bool tag, string name, bool logged, CancellationToken cancellationToken)
     {
-        if (!tag && !await TryDeleteAsync(name, cancellationToken).ConfigureAwait(false))
+        byte kind = (byte)'t';
+        if (!tag)
         {
-            return false;
-        }
+            (bool home, bool gutter) = await DeleteBothAsync(name, cancellationToken).ConfigureAwait(false);
+            if (!home)
+            {
+                return false;
+            }
 
-        if (logged && !tag)
-        {
-            return true; // its log item dropped every L1 copy already: the delete was what memcached had not taken
+            if (!gutter)
+            {
+                KeepGutterMissed(name); // deleted again on its own (RetryGutterAsync)
+            }
+
+            if (logged)
+            {
+                return true; // its log item dropped every L1 copy already: the delete was what memcached had not taken
+            }
+
+            kind = KindOf(home, gutter);
         }
 
         // A tag's removal made again is not announced again without a sequence (every server was told the first time).
-        if (await AppendAsync(tag ? (byte)'t' : Taken, name, cancellationToken, announce: !logged).ConfigureAwait(false) is not ulong n)
+        if (await AppendAsync(kind, name, cancellationToken, announce: !logged).ConfigureAwait(false) is not ulong n)
         {
             return false;
         }
