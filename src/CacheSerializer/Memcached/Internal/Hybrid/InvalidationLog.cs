@@ -41,6 +41,7 @@ internal sealed partial class InvalidationLog : IDisposable
     private readonly Func<CancellationToken, Task> _afterCompletePoll;
     private readonly Action<byte, string> _missed;
     private long _lastCompleteStart;
+    private TaskCompletionSource _nextCompletePoll = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private long _outageSince;
     private long _allReadAt;
     private int _polls;
@@ -126,6 +127,32 @@ internal sealed partial class InvalidationLog : IDisposable
             long start = Volatile.Read(ref _lastCompleteStart);
             return start != 0 && Stopwatch.GetElapsedTime(start) < _bound;
         }
+    }
+
+    /// <summary>Waits until the log was read completely less than the bound ago (<see cref="IsFresh"/>), for at most
+    /// <paramref name="wait"/>; false when it was not by then. A read of memcached made by a server whose poller is late
+    /// may not know of a removal whose delete memcached did not take yet (a frozen server runs it when it resumes, after
+    /// reads sent later perhaps): the log tells every server to keep such a key pending.</summary>
+    internal async ValueTask<bool> UntilFreshAsync(TimeSpan wait, CancellationToken cancellationToken)
+    {
+        long start = Stopwatch.GetTimestamp();
+        while (!IsFresh)
+        {
+            Task next = Volatile.Read(ref _nextCompletePoll).Task;
+            if (IsFresh)
+            {
+                break;
+            }
+
+            TimeSpan left = wait - Stopwatch.GetElapsedTime(start);
+            if (left <= TimeSpan.Zero || await Task.WhenAny(next, Task.Delay(left, cancellationToken)).ConfigureAwait(false) != next)
+            {
+                cancellationToken.ThrowIfCancellationRequested();
+                return IsFresh;
+            }
+        }
+
+        return true;
     }
 
     /// <summary>Gets a value indicating whether the log could not be read since the last complete poll: too many of its
@@ -239,6 +266,7 @@ internal sealed partial class InvalidationLog : IDisposable
             Volatile.Write(ref _lastCompleteStart, start);
             Interlocked.Increment(ref _polls);
             _pollCompleted.Set();
+            Interlocked.Exchange(ref _nextCompletePoll, new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously)).TrySetResult();
         }
     }
 

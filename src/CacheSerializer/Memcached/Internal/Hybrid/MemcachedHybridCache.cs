@@ -75,6 +75,13 @@ internal sealed partial class MemcachedHybridCache : HybridCache, IDisposable
             return local.Value;
         }
 
+        // A late poller is waited for (two bounds at most, not in an outage): what a key's server did not take yet, the
+        // log says, and only a poller that read it keeps the key pending (docs/hybrid.md, "Failures").
+        if (!_log.IsFresh && !_log.InOutage)
+        {
+            await _log.UntilFreshAsync(_options.InvalidationBound * 2, cancellationToken).ConfigureAwait(false);
+        }
+
         long readAt = _local.Epoch;
 
         // A key whose removal has not reached memcached yet: what memcached holds may be the old value, so it is neither
