@@ -51,6 +51,25 @@ public sealed class MemcachedHybridCacheGutterTests
     }
 
     [Fact]
+    public async Task GetOrCreateAsync_KeysServerKilledAndNotYetMarkedDown_TheFirstReadsFillTheGutterOnce()
+    {
+        // Before: each web server's first read after the kill failed at the key's server and ran the factory there
+        // (3 calls with 3 web servers); now the read that fails leases on the gutter.
+        using var servers = MemcachedServers.Start(3);
+        using var farm = new HybridFarm(servers.All, 3, o => o.InvalidationBound = TimeSpan.FromSeconds(1), client: o => o.ServerDownInterval = TimeSpan.FromSeconds(30));
+        await farm.UntilPolledAsync();
+        MemcachedServer dead = servers.All.First(n => n.Endpoint != farm.LogsNode);
+        string key = farm.KeyOn(dead.Endpoint, "hybrid-gutter-unnoticed");
+        var row = new Row();
+
+        dead.Kill();
+        string[] reads = [await farm[0].GetOrCreateAsync(key, row.Read), await farm[1].GetOrCreateAsync(key, row.Read), await farm[2].GetOrCreateAsync(key, row.Read)];
+
+        Assert.Equal(["v0", "v0", "v0"], reads);
+        Assert.Equal(1, row.Reads);
+    }
+
+    [Fact]
     public async Task RemoveAsync_GutterCopysServerCutOff_CopyDeletedAgainWhenItAnswers()
     {
         // A gutter copy a removal could not delete (its server cut off, keeping its items) would be served the next time

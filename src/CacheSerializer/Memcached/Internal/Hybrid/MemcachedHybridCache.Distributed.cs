@@ -143,6 +143,13 @@ internal sealed partial class MemcachedHybridCache
         {
             leased = await _engine.Leases.GetOrCreateAsync(key, async token =>
             {
+                // The key's server failed this read and is down now (its reads in flight fail together when it froze):
+                // the farm's lease on the gutter makes the value once, where each web server would here.
+                if (key == call.Key && GutterFor(key) is not null)
+                {
+                    throw new HomeDownException();
+                }
+
                 // The creation sequence is read before the factory: a tag removal made while it runs comes after it.
                 ulong creation = await CreationAsync(call.Tags, token).ConfigureAwait(false);
                 T value = await call.Factory(call.State, token).ConfigureAwait(false);
@@ -159,6 +166,10 @@ internal sealed partial class MemcachedHybridCache
         catch (PayloadTooLargeException tooLarge)
         {
             return new Made<T>((T)tooLarge.Value!, null, 0);
+        }
+        catch (HomeDownException) when (GutterFor(call.Key) is string gutter)
+        {
+            return await LeaseAsync(call, gutter, cancellationToken).ConfigureAwait(false);
         }
         catch (MemcachedException)
         {
@@ -194,6 +205,10 @@ internal sealed partial class MemcachedHybridCache
 
         return new Made<T>(value, envelope, 0);
     }
+
+    /// <summary>The key's server is down when its lease is to run the factory: thrown out of the lease (a win it holds is
+    /// released) and caught to lease on the gutter instead.</summary>
+    private sealed class HomeDownException() : Exception("The key's memcached server is down.");
 
     /// <summary>A value larger than <see cref="MemcachedHybridCacheOptions.MaximumPayloadBytes"/>: thrown out of the lease
     /// so that nothing is stored (the win is released), and caught to return the value.</summary>
