@@ -129,7 +129,10 @@ public sealed class MemcachedHybridCacheForgettingTests
 
         Assert.Equal(["v0", "v0", "v0"], before);
         Assert.Equal(["v1", "v1", "v1"], after);
-        Assert.Equal(2, row.Reads);
+
+        // Strict cannot check a copy read from the key's server while it is down: it is read again once, through the
+        // gutter (docs/hybrid.md, "The gutter"), where each later copy is checked.
+        Assert.Equal(mode == HybridCacheCoherence.Strict ? 3 : 2, row.Reads);
     }
 
     [Fact]

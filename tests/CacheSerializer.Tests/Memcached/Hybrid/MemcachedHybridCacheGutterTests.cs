@@ -70,6 +70,36 @@ public sealed class MemcachedHybridCacheGutterTests
     }
 
     [Fact]
+    public async Task GetOrCreateAsync_StrictAndTheKeysServerRestartedUnseenByThisClient_CopyNotServedAfterARemovalThatReachedIt()
+    {
+        // Before: a Strict copy whose key's server this client could not ask was served while the poller was fresh, on the
+        // premise that a remover could not reach that server either, and so waited the bound. A remover whose client saw
+        // the server come back (or never saw it go) deleted the key and returned at once: this server served "v0" until
+        // its poller read the removal (a 5 s bound here, so it had not).
+        using var servers = MemcachedServers.Start(4);
+        using var farm = new HybridFarm(servers.All, 2, o =>
+        {
+            o.L1Coherence = HybridCacheCoherence.Strict;
+            o.InvalidationBound = TimeSpan.FromSeconds(5);
+        }, client: o => o.ServerDownInterval = TimeSpan.FromSeconds(30));
+        await farm.UntilPolledAsync();
+        string[] copies = [.. farm.Internal(0).Log.Servers.Select(static n => n.Name)];
+        MemcachedServer restarted = servers.All.Single(n => !copies.Contains(n.Endpoint)); // no log copy: web server 0 never asks it
+        string key = farm.KeyOn(restarted.Endpoint, "hybrid-strict-unseen");
+        var row = new Row();
+        Assert.Equal("v0", await farm[0].GetOrCreateAsync(key, row.Read));
+        Assert.Equal("v0", await farm[1].GetOrCreateAsync(key, row.Read));
+
+        restarted.Kill();
+        await UntilServerSeesItDownAsync(farm, 1, key);
+        restarted.Restart();
+        row.Update();
+        await farm[0].RemoveAsync(key); // its client reaches the server: deleted there, and returns at once (Strict)
+
+        Assert.Equal("v1", await farm[1].GetOrCreateAsync(key, row.Read));
+    }
+
+    [Fact]
     public async Task RemoveAsync_GutterCopysServerCutOff_CopyDeletedAgainWhenItAnswers()
     {
         // A gutter copy a removal could not delete (its server cut off, keeping its items) would be served the next time
@@ -117,12 +147,17 @@ public sealed class MemcachedHybridCacheGutterTests
     {
         for (int i = 0; i < farm.Count; i++)
         {
-            MemcachedClient client = farm.Client(i);
-            await Poll.UntilAsync(async () =>
-            {
-                await client.GetAsync<string>(key);
-                return client.Engine.Locate(client.Engine.Key(key)).IsDown;
-            }, $"web server {i} marking the key's server down");
+            await UntilServerSeesItDownAsync(farm, i, key);
         }
+    }
+
+    private static Task UntilServerSeesItDownAsync(HybridFarm farm, int server, string key)
+    {
+        MemcachedClient client = farm.Client(server);
+        return Poll.UntilAsync(async () =>
+        {
+            await client.GetAsync<string>(key);
+            return client.Engine.Locate(client.Engine.Key(key)).IsDown;
+        }, $"web server {server} marking the key's server down");
     }
 }

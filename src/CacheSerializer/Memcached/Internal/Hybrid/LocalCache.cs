@@ -153,6 +153,6 @@ internal sealed class LocalCache(int maxEntries)
 }
 
 /// <summary>One in-process copy: the entry as memcached holds it, the value itself when its type may be shared, the CAS
-/// token it was read with (0 when unknown: the strict check then reads it again), and when it expires
-/// (<see cref="Environment.TickCount64"/>).</summary>
-internal sealed record LocalEntry(HybridEnvelope Envelope, object? Shared, ulong Cas, long ExpiresAt);
+/// token it was read with (0 when unknown: the strict check then reads it again), when it expires
+/// (<see cref="Environment.TickCount64"/>), and whether it was read from the key's gutter copy (whose token it is).</summary>
+internal sealed record LocalEntry(HybridEnvelope Envelope, object? Shared, ulong Cas, long ExpiresAt, bool FromGutter = false);

@@ -65,7 +65,7 @@ internal sealed partial class MemcachedHybridCache
 
         if (call.Codec.TryRead(_engine, reply.Item, encoded, reply.Cas, reply.Ttl, out HybridEntry<T> entry, out TranscoderErrorKind reason))
         {
-            return await ServedAsync(call, encoded, reply.Cas, entry, cancellationToken).ConfigureAwait(false);
+            return await ServedAsync(call, encoded, reply.Cas, entry, key != call.Key, cancellationToken).ConfigureAwait(false);
         }
 
         if (_engine.Reads.OtherBuildCas(reason, reply) is not (ulong otherBuild and not 0))
@@ -85,7 +85,7 @@ internal sealed partial class MemcachedHybridCache
 
         if (CopyFormat.TryUnwrap(copy.Item, otherBuild, out CacheItem copied) && call.Codec.TryRead(_engine, copied, copyKey, otherBuild, copy.Ttl, out entry, out _))
         {
-            return await ServedAsync(call, copyKey, copy.Cas, entry, cancellationToken).ConfigureAwait(false);
+            return await ServedAsync(call, copyKey, copy.Cas, entry, key != call.Key, cancellationToken).ConfigureAwait(false);
         }
 
         await MarkStaleAsync(copyKey, copy.Cas, cancellationToken).ConfigureAwait(false);
@@ -107,12 +107,12 @@ internal sealed partial class MemcachedHybridCache
 
     /// <summary>A readable entry or copy read under <paramref name="cas"/>: served (L1 keeps the key's token) unless a tag
     /// removal came after it; then marked stale.</summary>
-    private async Task<Made<T>?> ServedAsync<TState, T>(Call<TState, T> call, MemcachedKey key, ulong cas, HybridEntry<T> entry, CancellationToken cancellationToken)
+    private async Task<Made<T>?> ServedAsync<TState, T>(Call<TState, T> call, MemcachedKey key, ulong cas, HybridEntry<T> entry, bool fromGutter, CancellationToken cancellationToken)
     {
         HybridEnvelope envelope = entry.Envelope!;
         if (await _tags.IsValidAsync(envelope.Creation, envelope.Tags, _log.IsFresh, cancellationToken).ConfigureAwait(false))
         {
-            return new Made<T>(entry.Value, envelope, entry.Cas, entry.Ttl);
+            return new Made<T>(entry.Value, envelope, entry.Cas, entry.Ttl, fromGutter);
         }
 
         await MarkStaleAsync(key, cas, cancellationToken).ConfigureAwait(false);
@@ -176,14 +176,15 @@ internal sealed partial class MemcachedHybridCache
             return await CreateAsync(call, store: false, cancellationToken).ConfigureAwait(false);
         }
 
+        bool fromGutter = key != call.Key;
         if (ReferenceEquals(leased, mine))
         {
-            return new Made<T>(leased.Value, leased.Envelope, 0);
+            return new Made<T>(leased.Value, leased.Envelope, 0, FromGutter: fromGutter);
         }
 
         return leased.Envelope is { } envelope
             && await _tags.IsValidAsync(envelope.Creation, envelope.Tags, _log.IsFresh, cancellationToken).ConfigureAwait(false)
-            ? new Made<T>(leased.Value, envelope, leased.Cas, leased.Ttl)
+            ? new Made<T>(leased.Value, envelope, leased.Cas, leased.Ttl, fromGutter)
             : null;
     }
 

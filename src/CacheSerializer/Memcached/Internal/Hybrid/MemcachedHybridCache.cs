@@ -265,20 +265,25 @@ internal sealed partial class MemcachedHybridCache : HybridCache, IDisposable
         if (Strict || outage)
         {
             ulong? cas = await CheckedCasAsync(call.Key, cancellationToken).ConfigureAwait(false);
-            if (cas is null)
+            if (cas is null && Strict && !outage)
             {
-                if (!outage && !fresh)
+                // The key's server cannot be asked. A copy read from the gutter is checked there: every removal deletes the
+                // gutter copy before it returns (or names it: M, N). Any other copy is not served: a remover whose client
+                // still reached the server (a restart this client has not seen yet) returned at once, without the bound.
+                // It is read again, from the gutter (one factory call for the farm).
+                cas = entry.FromGutter && !_gutterMissed.ContainsKey(call.Key) && Gutter.KeyOf(_engine, call.Key) is string gutter
+                    ? await CheckedCasAsync(gutter, cancellationToken).ConfigureAwait(false)
+                    : null;
+                if (cas is null)
                 {
-                    return Dropped<T>(call.Key, entry); // Strict, and neither the key's server nor a fresh poll vouches for it
+                    return Dropped<T>(call.Key, entry);
                 }
-
-                // The key's server cannot be asked, so nothing changes the key there meanwhile, and a removal made
-                // elsewhere is logged (its maker waits the bound, as its delete failed): served as Bounded serves while
-                // the poller is fresh (each read of memcached would fail and run the factory), or as an outage serves.
             }
-            else if (cas == 0 || cas != entry.Cas)
+
+            // Changed or gone (a copy made here, whose token is 0 until read, is read again). In an outage whose key's
+            // server cannot be asked either (null), served as an outage serves (ServeL1DuringOutage).
+            if (cas is ulong token && (token == 0 || token != entry.Cas))
             {
-                // Changed or gone (a copy made here, whose token is 0 until read, is read again).
                 return Dropped<T>(call.Key, entry);
             }
         }
@@ -375,7 +380,7 @@ internal sealed partial class MemcachedHybridCache : HybridCache, IDisposable
 
         object? shared = ImmutableType<T>.Value ? made.Value : null;
         long expiresAt = Environment.TickCount64 + (long)Math.Min(localMilliseconds, int.MaxValue);
-        _local.Set(call.Key, new LocalEntry(made.Envelope, shared, made.Cas, expiresAt), readAt);
+        _local.Set(call.Key, new LocalEntry(made.Envelope, shared, made.Cas, expiresAt, made.FromGutter), readAt);
     }
 
     /// <summary>Drops, deletes and logs a key; true when memcached deleted it (logged or not).</summary>
@@ -407,6 +412,14 @@ internal sealed partial class MemcachedHybridCache : HybridCache, IDisposable
         byte kind = (byte)'t';
         if (!tag)
         {
+            if (logged)
+            {
+                // Its log item dropped every L1 copy already, and its gutter copy was deleted then (or is named, and
+                // deleted on its own: RetryGutterAsync; deleting it here again would delete every fill the gutter made
+                // for the key since): the entry's delete was what memcached had not taken.
+                return await TryDeleteAsync(name, cancellationToken).ConfigureAwait(false);
+            }
+
             (bool home, bool gutter) = await DeleteBothAsync(name, cancellationToken).ConfigureAwait(false);
             if (!home)
             {
@@ -415,12 +428,7 @@ internal sealed partial class MemcachedHybridCache : HybridCache, IDisposable
 
             if (!gutter)
             {
-                KeepGutterMissed(name); // deleted again on its own (RetryGutterAsync)
-            }
-
-            if (logged)
-            {
-                return true; // its log item dropped every L1 copy already: the delete was what memcached had not taken
+                KeepGutterMissed(name);
             }
 
             kind = KindOf(home, gutter);
@@ -517,9 +525,9 @@ internal sealed partial class MemcachedHybridCache : HybridCache, IDisposable
     private sealed record Entry(TimeSpan Expiration, TimeSpan LocalExpiration, HybridCacheEntryFlags Flags, EntryPolicy Lease);
 
     /// <summary>A value and the envelope it came from (null when it was not cached), with the CAS token of the item it
-    /// was read from (0 when unknown) and that item's remaining TTL in seconds (-1: none, or a value made here, whose
-    /// local expiration is already within its own).</summary>
-    private sealed record Made<T>(T Value, HybridEnvelope? Envelope, ulong Cas, long Ttl = -1);
+    /// was read from (0 when unknown), that item's remaining TTL in seconds (-1: none, or a value made here, whose
+    /// local expiration is already within its own), and whether that item was the key's gutter copy.</summary>
+    private sealed record Made<T>(T Value, HybridEnvelope? Envelope, ulong Cas, long Ttl = -1, bool FromGutter = false);
 
     /// <summary>What one call works with.</summary>
     private sealed record Call<TState, T>(MemcachedHybridCache Cache, string Key, TState State, Func<TState, CancellationToken, ValueTask<T>> Factory, Entry Entry, string[] Tags, HybridSerializers.Codec<T> Codec)
