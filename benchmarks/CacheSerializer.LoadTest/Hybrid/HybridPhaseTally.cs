@@ -20,6 +20,7 @@ internal sealed class HybridPhaseTally(HybridPhase phase, string name, bool[]? f
     public static readonly TimeSpan SlowRead = TimeSpan.FromSeconds(1);
 
     private readonly MessageSamples _samples = new();
+    private readonly MessageSamples _staleSamples = new();
     private readonly ConcurrentDictionary<(int Key, int Version, int Build), int> _calls = new();
     private readonly List<long> _removalTicks = [];
     private long _readsAfterResume;
@@ -238,7 +239,7 @@ internal sealed class HybridPhaseTally(HybridPhase phase, string name, bool[]? f
 
         if (problem == Stale)
         {
-            _samples.Add(string.Create(CultureInfo.InvariantCulture, $"stale read: {key} ({source}{(l2 ? ", skipping L1" : string.Empty)}), took {Stopwatch.GetElapsedTime(0, took).TotalMilliseconds:0} ms, ended {DateTime.UtcNow:HH:mm:ss.fff} UTC"));
+            _staleSamples.Add(string.Create(CultureInfo.InvariantCulture, $"stale read: {key} ({source}{(l2 ? ", skipping L1" : string.Empty)}), took {Stopwatch.GetElapsedTime(0, took).TotalMilliseconds:0} ms, ended {DateTime.UtcNow:HH:mm:ss.fff} UTC"));
             Interlocked.Increment(ref l2 ? ref _staleL2 : ref _stale);
             if (faultedKeys is not null && row < faultedKeys.Length && faultedKeys[row])
             {
@@ -262,5 +263,5 @@ internal sealed class HybridPhaseTally(HybridPhase phase, string name, bool[]? f
 
     /// <summary>Returns a few error and corruption messages.</summary>
     /// <returns>The messages.</returns>
-    public IReadOnlyList<string> Samples() => _samples.ToList();
+    public IReadOnlyList<string> Samples() => [.. _staleSamples.ToList(), .. _samples.ToList()];
 }
