@@ -51,22 +51,33 @@ public sealed class MemcachedHybridCacheGutterTests
     }
 
     [Fact]
-    public async Task GetOrCreateAsync_KeysServerKilledAndNotYetMarkedDown_TheFirstReadsFillTheGutterOnce()
+    public async Task GetOrCreateAsync_KeysServerFreezesUnderWaitingReads_TheirTimeoutsFillTheGutterOnce()
     {
-        // Before: each web server's first read after the kill failed at the key's server and ran the factory there
-        // (3 calls with 3 web servers); now the read that fails leases on the gutter.
+        // Before: each web server's read timed out at the frozen server and ran the factory there (3 calls with 3 web
+        // servers); now a read whose server failed it, and is down by then, leases on the gutter.
         using var servers = MemcachedServers.Start(3);
-        using var farm = new HybridFarm(servers.All, 3, o => o.InvalidationBound = TimeSpan.FromSeconds(1), client: o => o.ServerDownInterval = TimeSpan.FromSeconds(30));
+        using var farm = new HybridFarm(servers.All, 3, o => o.InvalidationBound = TimeSpan.FromSeconds(1), client: o =>
+        {
+            o.OperationTimeout = TimeSpan.FromMilliseconds(500);
+            o.ServerDownInterval = TimeSpan.FromSeconds(30);
+        });
         await farm.UntilPolledAsync();
-        MemcachedServer dead = servers.All.First(n => n.Endpoint != farm.LogsNode);
-        string key = farm.KeyOn(dead.Endpoint, "hybrid-gutter-unnoticed");
+        MemcachedServer frozen = servers.All.First(n => n.Endpoint != farm.LogsNode);
+        string key = farm.KeyOn(frozen.Endpoint, "hybrid-gutter-timeouts");
         var row = new Row();
 
-        dead.Kill();
-        string[] reads = [await farm[0].GetOrCreateAsync(key, row.Read), await farm[1].GetOrCreateAsync(key, row.Read), await farm[2].GetOrCreateAsync(key, row.Read)];
+        frozen.Pause();
+        try
+        {
+            string[] reads = await Task.WhenAll(Enumerable.Range(0, 3).Select(i => farm[i].GetOrCreateAsync(key, row.Read).AsTask()));
 
-        Assert.Equal(["v0", "v0", "v0"], reads);
-        Assert.Equal(1, row.Reads);
+            Assert.Equal(["v0", "v0", "v0"], reads);
+            Assert.Equal(1, row.Reads);
+        }
+        finally
+        {
+            frozen.Resume();
+        }
     }
 
     [Fact]

@@ -323,7 +323,7 @@ internal sealed partial class InvalidationLog : IDisposable
             {
                 // Removed while the primary was down, so without a sequence: the tag's entries are refused here until
                 // this server makes the removal again once the primary is back (whichever server does, every one does).
-                _tags.Suspend(name);
+                _tags.Suspend(name, _local.Next());
                 _missed(kind, name);
             }
         }

@@ -30,6 +30,9 @@ internal sealed class LocalCache(int maxEntries)
     /// <summary>Gets how many drops this process made: a read that starts now passes it to <see cref="Set"/>.</summary>
     internal long Epoch => Volatile.Read(ref _epoch);
 
+    /// <summary>Moves the epoch on and returns it: a read that started before has an earlier one.</summary>
+    internal long Next() => Interlocked.Increment(ref _epoch);
+
     internal bool TryGet(string key, out LocalEntry entry)
     {
         if (!_entries.TryGetValue(key, out entry!))
@@ -154,5 +157,6 @@ internal sealed class LocalCache(int maxEntries)
 
 /// <summary>One in-process copy: the entry as memcached holds it, the value itself when its type may be shared, the CAS
 /// token it was read with (0 when unknown: the strict check then reads it again), when it expires
-/// (<see cref="Environment.TickCount64"/>), and whether it was read from the key's gutter copy (whose token it is).</summary>
-internal sealed record LocalEntry(HybridEnvelope Envelope, object? Shared, ulong Cas, long ExpiresAt, bool FromGutter = false);
+/// (<see cref="Environment.TickCount64"/>), whether it was read from the key's gutter copy (whose token it is), and the
+/// epoch its read started at (<see cref="LocalCache.Epoch"/>).</summary>
+internal sealed record LocalEntry(HybridEnvelope Envelope, object? Shared, ulong Cas, long ExpiresAt, bool FromGutter = false, long ReadAt = long.MinValue);

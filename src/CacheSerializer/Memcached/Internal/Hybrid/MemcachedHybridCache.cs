@@ -180,7 +180,7 @@ internal sealed partial class MemcachedHybridCache : HybridCache, IDisposable
             {
                 // Not logged (memcached failed): this server refuses the tag's entries, at both levels, until it logs the
                 // removal again once memcached takes it (which gives the removal its sequence: TagTable.Resolve).
-                _tags.Suspend(tag);
+                _tags.Suspend(tag, _local.Next());
                 _local.Clear();
                 _pending.Add(tag: true, tag, logged: true); // logged: every server was told (if the mirrors took it)
             }
@@ -292,8 +292,8 @@ internal sealed partial class MemcachedHybridCache : HybridCache, IDisposable
             return null;
         }
 
-        if (outage ? _tags.ValidAsKnown(entry.Envelope.Creation, entry.Envelope.Tags) == false
-            : !await _tags.IsValidAsync(entry.Envelope.Creation, entry.Envelope.Tags, fresh, cancellationToken).ConfigureAwait(false))
+        if (outage ? _tags.ValidAsKnown(entry.Envelope.Creation, entry.Envelope.Tags, entry.ReadAt) == false
+            : !await _tags.IsValidAsync(entry.Envelope.Creation, entry.Envelope.Tags, fresh, cancellationToken, entry.ReadAt).ConfigureAwait(false))
         {
             return Dropped<T>(call.Key, entry);
         }
@@ -333,7 +333,7 @@ internal sealed partial class MemcachedHybridCache : HybridCache, IDisposable
 
         // Freshness before the copy (see TryLocalAsync); an outage's hits are checked on the key's server (the slow path).
         if (Strict || !_log.IsFresh || (FlagsOf(options) & HybridCacheEntryFlags.DisableLocalCacheRead) != 0 || !FitsKeyLength(key)
-            || !_local.TryGet(key, out LocalEntry entry) || _tags.ValidAsKnown(entry.Envelope.Creation, entry.Envelope.Tags) != true)
+            || !_local.TryGet(key, out LocalEntry entry) || _tags.ValidAsKnown(entry.Envelope.Creation, entry.Envelope.Tags, entry.ReadAt) != true)
         {
             return false;
         }
@@ -380,7 +380,7 @@ internal sealed partial class MemcachedHybridCache : HybridCache, IDisposable
 
         object? shared = ImmutableType<T>.Value ? made.Value : null;
         long expiresAt = Environment.TickCount64 + (long)Math.Min(localMilliseconds, int.MaxValue);
-        _local.Set(call.Key, new LocalEntry(made.Envelope, shared, made.Cas, expiresAt, made.FromGutter), readAt);
+        _local.Set(call.Key, new LocalEntry(made.Envelope, shared, made.Cas, expiresAt, made.FromGutter, readAt), readAt);
     }
 
     /// <summary>Drops, deletes and logs a key; true when memcached deleted it (logged or not).</summary>

@@ -27,8 +27,9 @@ internal sealed class TagTable(MemcachedEngine engine)
 
     private readonly ConcurrentDictionary<string, ulong> _removedAt = new(StringComparer.Ordinal);
 
-    // Tags removed without a sequence (the log's primary was down): every entry of theirs is refused until resolved.
-    private readonly ConcurrentDictionary<string, bool> _suspended = new(StringComparer.Ordinal);
+    // Tags removed without a sequence (the log's primary was down), each with the L1 epoch it was suspended at: every
+    // entry of theirs is refused until resolved, but an L1 copy read after it (made since, by this process's factory).
+    private readonly ConcurrentDictionary<string, long> _suspended = new(StringComparer.Ordinal);
 
     // The sequence of *'s last removal, kept beside the dictionary because every entry is judged by it: -1 when unknown.
     private long _allRemovedAt = -1;
@@ -55,10 +56,11 @@ internal sealed class TagTable(MemcachedEngine engine)
         }
     }
 
-    /// <summary>Refuses every entry of <paramref name="tag"/> (<c>*</c>: every entry) until <see cref="Resolve"/>: it was
-    /// removed while the log's primary could not give the removal a sequence, and its record still holds the one before.
-    /// Kept through <see cref="Clear"/> (the record read again would not know of it).</summary>
-    internal void Suspend(string tag) => _suspended[tag] = true;
+    /// <summary>Refuses every entry of <paramref name="tag"/> (<c>*</c>: every entry) until <see cref="Resolve"/>, but an
+    /// L1 copy whose read started at <see cref="LocalCache.Epoch"/> <paramref name="since"/> or later (its value was made
+    /// after the removal): it was removed while the log's primary could not give the removal a sequence, and its record
+    /// still holds the one before. Kept through <see cref="Clear"/> (the record read again would not know of it).</summary>
+    internal void Suspend(string tag, long since) => _suspended.AddOrUpdate(tag, static (_, arg) => arg, static (_, old, arg) => Math.Max(old, arg), since);
 
     /// <summary>Records the removal of <paramref name="tag"/> made again at <paramref name="sequence"/> (after the removal
     /// that suspended it, so it covers it): the tag is judged by its sequence again. A removal of <c>*</c> covers every
@@ -95,10 +97,11 @@ internal sealed class TagTable(MemcachedEngine engine)
 
     /// <summary>Whether an entry made at <paramref name="creation"/> with <paramref name="tags"/> outlives every removal
     /// of its tags and of <c>*</c>. With <paramref name="trusted"/> false (the poller is late) every sequence is read
-    /// from memcached; a read that fails judges the entry invalid.</summary>
-    internal async ValueTask<bool> IsValidAsync(ulong creation, string[] tags, bool trusted, CancellationToken cancellationToken)
+    /// from memcached; a read that fails judges the entry invalid. <paramref name="readAt"/>: for an L1 copy, the epoch
+    /// its read started at (a suspension before it does not refuse it: <see cref="Suspend"/>).</summary>
+    internal async ValueTask<bool> IsValidAsync(ulong creation, string[] tags, bool trusted, CancellationToken cancellationToken, long readAt = long.MinValue)
     {
-        if (IsSuspended(tags))
+        if (IsSuspended(tags, readAt))
         {
             return false;
         }
@@ -122,9 +125,9 @@ internal sealed class TagTable(MemcachedEngine engine)
     /// <summary>Judges an entry made at <paramref name="creation"/> with <paramref name="tags"/> by the removals this
     /// process knows of, without asking memcached: false when one of its tags or <c>*</c> was removed after it, true when
     /// none was and every one is known here, null when none was but one is unknown here.</summary>
-    internal bool? ValidAsKnown(ulong creation, string[] tags)
+    internal bool? ValidAsKnown(ulong creation, string[] tags, long readAt = long.MinValue)
     {
-        if (IsSuspended(tags))
+        if (IsSuspended(tags, readAt))
         {
             return false;
         }
@@ -167,21 +170,23 @@ internal sealed class TagTable(MemcachedEngine engine)
         return removed == ulong.MaxValue ? 0 : removed;
     }
 
-    private bool IsSuspended(string[] tags)
+    /// <summary>Whether a tag of an entry, or <c>*</c>, is suspended for a copy read at epoch <paramref name="readAt"/>
+    /// (<see cref="long.MinValue"/>: an entry in memcached, refused whenever one is).</summary>
+    private bool IsSuspended(string[] tags, long readAt)
     {
         if (_suspended.IsEmpty)
         {
             return false;
         }
 
-        if (_suspended.ContainsKey(All))
+        if (_suspended.TryGetValue(All, out long all) && all > readAt)
         {
             return true;
         }
 
         foreach (string tag in tags)
         {
-            if (_suspended.ContainsKey(tag))
+            if (_suspended.TryGetValue(tag, out long since) && since > readAt)
             {
                 return true;
             }
