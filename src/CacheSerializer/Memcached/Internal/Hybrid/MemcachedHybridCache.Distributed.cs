@@ -145,9 +145,9 @@ internal sealed partial class MemcachedHybridCache
             {
                 // The key's server failed this read and is down now (its reads in flight fail together when it froze):
                 // the farm's lease on the gutter makes the value once, where each web server would here.
-                if (key == call.Key && GutterFor(key) is not null)
+                if (key == call.Key && GutterFor(key) is string gutter)
                 {
-                    throw new HomeDownException();
+                    throw new HomeDownException(gutter);
                 }
 
                 // The creation sequence is read before the factory: a tag removal made while it runs comes after it.
@@ -167,9 +167,9 @@ internal sealed partial class MemcachedHybridCache
         {
             return new Made<T>((T)tooLarge.Value!, null, 0);
         }
-        catch (HomeDownException) when (GutterFor(call.Key) is string gutter)
+        catch (HomeDownException down)
         {
-            return await LeaseAsync(call, gutter, cancellationToken).ConfigureAwait(false);
+            return await LeaseAsync(call, down.Gutter, cancellationToken).ConfigureAwait(false);
         }
         catch (MemcachedException)
         {
@@ -209,7 +209,12 @@ internal sealed partial class MemcachedHybridCache
 
     /// <summary>The key's server is down when its lease is to run the factory: thrown out of the lease (a win it holds is
     /// released) and caught to lease on the gutter instead.</summary>
-    private sealed class HomeDownException() : Exception("The key's memcached server is down.");
+    private sealed class HomeDownException(string gutter) : Exception("The key's memcached server is down.")
+    {
+        /// <summary>Gets the gutter key to lease on, as the lease found it (a second look could find the server back up,
+        /// or the poller late, and let this exception reach the caller).</summary>
+        internal string Gutter { get; } = gutter;
+    }
 
     /// <summary>A value larger than <see cref="MemcachedHybridCacheOptions.MaximumPayloadBytes"/>: thrown out of the lease
     /// so that nothing is stored (the win is released), and caught to return the value.</summary>
