@@ -14,7 +14,7 @@ internal sealed partial class InvalidationLog
     /// process that reads the tag after an item exists gets it). Complete when two of the log's copies took it (the one,
     /// with a single copy) and, for a tag, its record too; a copy's server that does not answer is not waited for once
     /// the others made it complete. Returns null when it is not complete (memcached could not be written), else the
-    /// primary's sequence (a tag's always; a key's, 0 when the primary did not take it).</summary>
+    /// primary's sequence for a tag, 0 for a key.</summary>
     /// <param name="kind">The item's kind: <c>t</c> a tag; a key taken at L2 with its gutter copy (<c>g</c>), or not
     /// taken by its own server (<c>H</c>), its gutter copy's (<c>M</c>) or either (<c>N</c>): every server then keeps what
     /// was missed.</param>
@@ -29,8 +29,7 @@ internal sealed partial class InvalidationLog
         if (!tag)
         {
             Task<ulong>[] appends = Array.ConvertAll(_replicas, r => AppendToAsync(r, kind, 0, name, cancellationToken));
-            return await TakenAsync(appends, _quorum, cancellationToken).ConfigureAwait(false) < _quorum ? null
-                : appends[0].IsCompletedSuccessfully ? appends[0].Result : 0;
+            return await TakenAsync(appends, _quorum, cancellationToken).ConfigureAwait(false) < _quorum ? null : 0;
         }
 
         // A tag's removal is a sequence of the primary's, which the mirrors' items carry. Without one (the primary is

@@ -102,20 +102,12 @@ internal sealed partial class InvalidationLog : IDisposable
     {
         try
         {
-            return await ReadCounterAsync(_engine, cancellationToken).ConfigureAwait(false) ?? Seen;
+            return await LogReplica.ReadPrimaryCounterAsync(_engine, cancellationToken).ConfigureAwait(false) ?? Seen;
         }
         catch (MemcachedException)
         {
             return Seen;
         }
-    }
-
-    /// <summary>Reads the primary's counter <c>hc:seq</c> (<c>ma</c> by 0, created at the current time when missing);
-    /// null when its server failed under <see cref="ServerFailurePolicy.Miss"/>.</summary>
-    internal static Task<ulong?> ReadCounterAsync(MemcachedEngine engine, CancellationToken cancellationToken)
-    {
-        MemcachedKey sequenceKey = engine.Key(SequenceKey);
-        return engine.ExecuteAsync(engine.Home(sequenceKey), new ArithmeticRequest(sequenceKey, false, 0, LogReplica.NowMicroseconds, null), cancellationToken);
     }
 
     /// <summary>Gets a value indicating whether the log was read completely (on two of its three copies) less than the

@@ -17,7 +17,9 @@ namespace CacheSerializer.Memcached.Internal.Hybrid;
 /// <para>A <b>mirror</b> (issue 44: two more servers when there are three or more) has a counter <c>hc:mirror:seq</c>
 /// and ring <c>hc:mirror:&lt;n mod 1024&gt;</c> of its own; its positions are its own, and an item there is the
 /// position (8 bytes), the kind byte, the primary's sequence for a tag (8 bytes; 0 for a key) and the name.</para>
-/// <para>Kinds: <c>k</c> a key, <c>K</c> a key whose server did not take the change, <c>t</c> a tag.</para>
+/// <para>Kinds: <c>t</c> a tag; a key whose entry and gutter copy were deleted (<c>g</c>), or not its entry (<c>H</c>),
+/// not its gutter copy (<c>M</c>), neither (<c>N</c>); builds before the gutter write <c>k</c> and <c>K</c>
+/// (docs/format.md, "HybridCache entries").</para>
 /// </remarks>
 internal sealed class LogReplica(MemcachedEngine engine, MemcachedNode node, bool primary)
 {
@@ -34,8 +36,6 @@ internal sealed class LogReplica(MemcachedEngine engine, MemcachedNode node, boo
     private int _failing;
 
     internal MemcachedNode Node => node;
-
-    internal bool Primary => primary;
 
     /// <summary>Gets the last position whose item (and every one before) this process has applied; 0 before the first read.</summary>
     internal ulong Seen => (ulong)Volatile.Read(ref _seen);
@@ -62,8 +62,7 @@ internal sealed class LogReplica(MemcachedEngine engine, MemcachedNode node, boo
     /// with the primary's <paramref name="sequence"/> on a mirror. True when memcached took it.</summary>
     internal async Task<bool> WriteAsync(ulong position, byte kind, ulong sequence, string name, CancellationToken cancellationToken)
     {
-        int head = primary ? sizeof(ulong) + 1 : sizeof(ulong) + 1 + sizeof(ulong);
-        byte[] bytes = new byte[head + Encoding.UTF8.GetByteCount(name)];
+        byte[] bytes = new byte[HeadLength + Encoding.UTF8.GetByteCount(name)];
         BinaryPrimitives.WriteUInt64LittleEndian(bytes, position);
         bytes[sizeof(ulong)] = kind;
         if (!primary)
@@ -71,12 +70,11 @@ internal sealed class LogReplica(MemcachedEngine engine, MemcachedNode node, boo
             BinaryPrimitives.WriteUInt64LittleEndian(bytes.AsSpan(sizeof(ulong) + 1), sequence);
         }
 
-        Encoding.UTF8.GetBytes(name, bytes.AsSpan(head));
+        Encoding.UTF8.GetBytes(name, bytes.AsSpan(HeadLength));
         MemcachedKey slot = SlotKey(position);
         CacheItem item = new(0, bytes);
         Task<MemcachedStoreResult> stored = engine.ExecuteAsync(node, new StoreRequest(slot, StoreMode.Set, item, null, 0), cancellationToken);
-        MemcachedNode placed = engine.Locate(slot);
-        if (primary && placed != node)
+        if (primary && engine.Locate(slot) is var placed && placed != node)
         {
             // Also where builds before issue 44 read it, while both may share the cache during a deploy: best effort.
             Connections.BackgroundTask.ObserveFailure(engine.ExecuteAsync(placed, new StoreRequest(slot, StoreMode.Set, item, null, 0), cancellationToken));
@@ -160,11 +158,22 @@ internal sealed class LogReplica(MemcachedEngine engine, MemcachedNode node, boo
         Volatile.Write(ref _lastCompleteStart, start);
     }
 
-    private Task<ulong?> CounterAsync(ulong delta, CancellationToken cancellationToken)
+    /// <summary>Reads the primary's counter where it lives (<c>ma</c> by 0, created at the current time when missing),
+    /// without a reader of it: for an entry's creation and a tag's record made anew.</summary>
+    internal static Task<ulong?> ReadPrimaryCounterAsync(MemcachedEngine engine, CancellationToken cancellationToken)
     {
-        MemcachedKey counter = engine.Key(primary ? PrimaryCounter : MirrorCounter);
-        return engine.ExecuteAsync(node, new ArithmeticRequest(counter, false, delta, NowMicroseconds, null), cancellationToken);
+        MemcachedKey counter = engine.Key(PrimaryCounter);
+        return CounterAsync(engine, engine.Home(counter), counter, 0, cancellationToken);
     }
+
+    private Task<ulong?> CounterAsync(ulong delta, CancellationToken cancellationToken) =>
+        CounterAsync(engine, node, engine.Key(primary ? PrimaryCounter : MirrorCounter), delta, cancellationToken);
+
+    private static Task<ulong?> CounterAsync(MemcachedEngine engine, MemcachedNode node, in MemcachedKey counter, ulong delta, CancellationToken cancellationToken) =>
+        engine.ExecuteAsync(node, new ArithmeticRequest(counter, false, delta, NowMicroseconds, null), cancellationToken);
+
+    /// <summary>Gets the length of an item before its name: position, kind, and on a mirror the primary's sequence.</summary>
+    private int HeadLength => primary ? sizeof(ulong) + 1 : sizeof(ulong) + 1 + sizeof(ulong);
 
     private MemcachedKey SlotKey(ulong position) =>
         engine.Key((primary ? "hc:log:" : "hc:mirror:") + (position % RingSize).ToString(System.Globalization.CultureInfo.InvariantCulture));
@@ -176,8 +185,7 @@ internal sealed class LogReplica(MemcachedEngine engine, MemcachedNode node, boo
     {
         MemcachedKey slot = SlotKey(n);
         GetReply reply = await engine.ExecuteAsync(node, GetRequest.Checked(slot, engine.GetRequests), cancellationToken).ConfigureAwait(false);
-        MemcachedNode placed = engine.Locate(slot);
-        if (!primary || placed == node || TryParse(reply, n, out _, out _, out _))
+        if (!primary || engine.Locate(slot) is var placed && placed == node || TryParse(reply, n, out _, out _, out _))
         {
             return reply;
         }
@@ -199,8 +207,7 @@ internal sealed class LogReplica(MemcachedEngine engine, MemcachedNode node, boo
         kind = 0;
         sequence = 0;
         name = string.Empty;
-        int head = primary ? sizeof(ulong) + 1 : sizeof(ulong) + 1 + sizeof(ulong);
-        if (!reply.Hit || reply.Item.Data.Count < head || BinaryPrimitives.ReadUInt64LittleEndian(reply.Item.Data) != n)
+        if (!reply.Hit || reply.Item.Data.Count < HeadLength || BinaryPrimitives.ReadUInt64LittleEndian(reply.Item.Data) != n)
         {
             return false;
         }
@@ -208,7 +215,7 @@ internal sealed class LogReplica(MemcachedEngine engine, MemcachedNode node, boo
         ReadOnlySpan<byte> item = reply.Item.Data;
         kind = item[sizeof(ulong)];
         sequence = primary ? n : BinaryPrimitives.ReadUInt64LittleEndian(item[(sizeof(ulong) + 1)..]);
-        name = Encoding.UTF8.GetString(item[head..]);
+        name = Encoding.UTF8.GetString(item[HeadLength..]);
         return true;
     }
 }

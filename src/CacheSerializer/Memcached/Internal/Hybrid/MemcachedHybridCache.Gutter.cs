@@ -95,8 +95,21 @@ internal sealed partial class MemcachedHybridCache
     private async Task<(bool Home, bool Gutter)> DeleteBothAsync(string key, CancellationToken cancellationToken)
     {
         Task<bool> home = TryDeleteAsync(key, cancellationToken);
-        Task<bool> gutter = Gutter.KeyOf(_engine, key) is string gutterKey ? TryDeleteAsync(gutterKey, cancellationToken) : Task.FromResult(true);
+        Task<bool> gutter = TryDeleteGutterAsync(key, cancellationToken);
         return (await home.ConfigureAwait(false), await gutter.ConfigureAwait(false));
+    }
+
+    /// <summary>Deletes a key's gutter copy; true when taken (or the key has no gutter). One not taken is kept
+    /// (<see cref="KeepGutterMissed"/>): the gutter is not read for it until it is deleted again.</summary>
+    private async Task<bool> TryDeleteGutterAsync(string key, CancellationToken cancellationToken)
+    {
+        if (Gutter.KeyOf(_engine, key) is not string gutter || await TryDeleteAsync(gutter, cancellationToken).ConfigureAwait(false))
+        {
+            return true;
+        }
+
+        KeepGutterMissed(key);
+        return false;
     }
 
     /// <summary>Deletes a key at L2; false (logged) when memcached did not take it, under either failure policy.</summary>

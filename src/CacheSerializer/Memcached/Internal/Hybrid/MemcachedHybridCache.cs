@@ -114,13 +114,9 @@ internal sealed partial class MemcachedHybridCache : HybridCache, IDisposable
         HybridEnvelope envelope = call.Codec.Wrap(value, await CreationAsync(call.Tags, cancellationToken).ConfigureAwait(false), call.Tags);
         byte[]? stored = Fits(envelope) ? envelope.ToBytes() : null;
         bool writes = stored is not null && !call.Has(HybridCacheEntryFlags.DisableDistributedCacheWrite);
-        Task<bool> gutterDeleted = Gutter.KeyOf(_engine, key) is string gutterKey ? TryDeleteAsync(gutterKey, cancellationToken) : Task.FromResult(true);
+        Task<bool> gutterDeleted = TryDeleteGutterAsync(key, cancellationToken);
         bool taken = !writes || await StoreAsync(key, stored!, call.Entry.Expiration, cancellationToken).ConfigureAwait(false);
         bool gutter = await gutterDeleted.ConfigureAwait(false);
-        if (!gutter)
-        {
-            KeepGutterMissed(key);
-        }
 
         bool logged = await AppendAsync(KindOf(taken, gutter), key, cancellationToken).ConfigureAwait(false) is not null;
         long dropped = _local.Drop(key);
@@ -390,10 +386,6 @@ internal sealed partial class MemcachedHybridCache : HybridCache, IDisposable
         (bool deleted, bool gutter) = await DeleteBothAsync(key, cancellationToken).ConfigureAwait(false);
         bool logged = await AppendAsync(KindOf(deleted, gutter), key, cancellationToken).ConfigureAwait(false) is not null;
         _local.Drop(key);
-        if (!gutter)
-        {
-            KeepGutterMissed(key);
-        }
 
         if (!deleted || !logged)
         {
@@ -424,11 +416,6 @@ internal sealed partial class MemcachedHybridCache : HybridCache, IDisposable
             if (!home)
             {
                 return false;
-            }
-
-            if (!gutter)
-            {
-                KeepGutterMissed(name);
             }
 
             kind = KindOf(home, gutter);

@@ -208,7 +208,7 @@ internal sealed class TagTable(MemcachedEngine engine)
         {
             MemcachedKey key = engine.Key(KeyOf(tag));
             ulong? removed = await ReadRecordAsync(key, cancellationToken).ConfigureAwait(false);
-            if (removed is null && await InvalidationLog.ReadCounterAsync(engine, cancellationToken).ConfigureAwait(false) is ulong latest)
+            if (removed is null && await LogReplica.ReadPrimaryCounterAsync(engine, cancellationToken).ConfigureAwait(false) is ulong latest)
             {
                 // add: of two servers making it at once, both keep the one memcached took.
                 MemcachedStoreResult added = await engine.StoreAsync(StoreMode.Add, key, RecordItem(latest), null, 0, cancellationToken).ConfigureAwait(false);
