@@ -61,18 +61,28 @@ internal sealed class HybridFarm : IDisposable
 
     /// <summary>A new unique key (see <see cref="MemcachedServerFixture.UniqueKey"/>) that lives on memcached server
     /// <paramref name="endpoint"/>, or with <paramref name="on"/> false, on another one.</summary>
-    public string KeyOn(string endpoint, string name, bool on = true)
+    public string KeyOn(string endpoint, string name, bool on = true) =>
+        UniqueWhere(name, key => (NodeOf(key) == endpoint) == on, $"key {(on ? "on" : "off")} {endpoint}");
+
+    /// <summary>A new unique tag whose removal record (<c>hc:tag:&lt;tag&gt;</c>) does not live on memcached server
+    /// <paramref name="endpoint"/>.</summary>
+    public string TagOff(string endpoint) =>
+        UniqueWhere("tag", tag => NodeOf(TagTable.KeyOf(tag)) != endpoint, $"tag whose record is off {endpoint}");
+
+    /// <summary>A new unique name (see <see cref="MemcachedServerFixture.UniqueKey"/>) that <paramref name="fits"/>, in
+    /// at most 1,000 tries.</summary>
+    public static string UniqueWhere(string name, Func<string, bool> fits, string what)
     {
         for (int i = 0; i < 1000; i++)
         {
             string key = MemcachedServerFixture.UniqueKey(name);
-            if ((NodeOf(key) == endpoint) == on)
+            if (fits(key))
             {
                 return key;
             }
         }
 
-        throw new InvalidOperationException($"no key found {(on ? "on" : "off")} {endpoint} in 1,000 tries");
+        throw new InvalidOperationException($"no {what} found in 1,000 tries");
     }
 
     /// <summary>The memcached server (host:port) a caller's key lives on.</summary>

@@ -121,8 +121,7 @@ public sealed class MemcachedHybridCacheGutterTests
         using var relay = new PartitionRelay(gutterNode.Port);
         using var farm = new HybridFarm([home.Endpoint, relay.Endpoint, other.Endpoint], 2, o => o.InvalidationBound = TimeSpan.FromSeconds(1), client: o => o.ServerDownInterval = TimeSpan.FromMilliseconds(200));
         await farm.UntilPolledAsync();
-        string key = Enumerable.Range(0, 1000).Select(_ => MemcachedServerFixture.UniqueKey("hybrid-gutter-cut"))
-            .First(k => farm.NodeOf(k) == home.Endpoint && farm.NodeOf(GutterOf(farm, k)) == relay.Endpoint);
+        string key = HybridFarm.UniqueWhere("hybrid-gutter-cut", k => farm.NodeOf(k) == home.Endpoint && farm.NodeOf(GutterOf(farm, k)) == relay.Endpoint, "key on the first server whose gutter is behind the relay");
         using var gutterDirect = new MemcachedClient(new MemcachedClientOptions { Servers = { gutterNode.Endpoint } });
         var row = new Row();
         Assert.Equal("v0", await farm[0].GetOrCreateAsync(key, row.Read));
